@@ -1,0 +1,48 @@
+# Tidings — build, run and test on a Debian machine with Swift installed.
+#
+#   make run    install system packages if missing, build, start the REPL on a demo home
+#   make test   install system packages if missing, then run every module's tests
+#   make bench  run the benchmarks (a separate package under Benchmarks/)
+
+SWIFT      ?= swift
+DEMO_HOME  ?= $(CURDIR)/.build/demo-home
+SYSTEM_PKGS = libsqlite3-dev libedit-dev
+# pkg-config names of the system libraries, in the same order as SYSTEM_PKGS.
+PC_NAMES    = sqlite3 libedit
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build release run test bench clean
+
+## deps: install libsqlite3-dev and libedit-dev when pkg-config cannot find them.
+deps:
+	@missing=""; \
+	set -- $(SYSTEM_PKGS); \
+	for pc in $(PC_NAMES); do \
+	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$1"; shift; \
+	done; \
+	if ! command -v pkg-config >/dev/null 2>&1; then missing="pkg-config $(SYSTEM_PKGS)"; fi; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing system packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product tidings
+
+run: release
+	@mkdir -p "$(DEMO_HOME)"
+	"$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/tidings" --home "$(DEMO_HOME)"
+
+test: deps
+	$(SWIFT) test
+
+bench: deps
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+clean:
+	rm -rf .build Benchmarks/.build

@@ -1,0 +1,82 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every target of this package shares: Swift 6 language mode is the default for
+/// tools-version 6, and these upcoming features keep the code honest about concurrency and
+/// imports.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Tidings",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Models", targets: ["Models"]),
+        .library(name: "Networking", targets: ["Networking"]),
+        .library(name: "Storage", targets: ["Storage"]),
+        .library(name: "Config", targets: ["Config"]),
+        .library(name: "Feed", targets: ["Feed"]),
+        .executable(name: "tidings", targets: ["REPL"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+    ],
+    targets: [
+        .target(name: "Models", swiftSettings: swiftSettings),
+        .testTarget(name: "ModelsTests", dependencies: ["Models"], swiftSettings: swiftSettings),
+
+        .target(
+            name: "Networking",
+            dependencies: ["Models"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NetworkingTests", dependencies: ["Networking", "Models"],
+            swiftSettings: swiftSettings),
+
+        .target(
+            name: "Storage",
+            dependencies: ["Models", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StorageTests", dependencies: ["Storage", "Models"],
+            swiftSettings: swiftSettings),
+
+        .target(
+            name: "Config",
+            dependencies: ["Models", "Networking"],
+            resources: [.process("Resources")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ConfigTests", dependencies: ["Config", "Models"],
+            swiftSettings: swiftSettings),
+
+        .target(
+            name: "Feed",
+            dependencies: ["Models", "Networking", "Storage"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FeedTests", dependencies: ["Feed", "Models"],
+            swiftSettings: swiftSettings),
+
+        .systemLibrary(
+            name: "CLibEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]),
+        .executableTarget(
+            name: "REPL",
+            dependencies: [
+                "Models", "Networking", "Storage", "Config", "Feed", "CLibEdit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "REPLTests", dependencies: ["REPL"],
+            swiftSettings: swiftSettings),
+    ]
+)

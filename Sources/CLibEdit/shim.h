@@ -1,0 +1,56 @@
+// A thin, Swift 6–friendly face over libedit's readline compatibility layer.
+//
+// libedit's variadic functions and its mutable C globals (`rl_*`, `stdin`) cannot be used
+// directly from Swift 6 under strict concurrency, so each use is wrapped in a `static inline`
+// function here. Always `<editline/readline.h>`, never `<readline/readline.h>`.
+#ifndef TIDINGS_CLIBEDIT_SHIM_H
+#define TIDINGS_CLIBEDIT_SHIM_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <editline/readline.h>
+
+/// Reads one line with editing; returns NULL on end of input. The caller frees the result.
+static inline char *tidings_readline(const char *prompt) { return readline(prompt); }
+
+/// Adds a line to the in-memory history.
+static inline void tidings_add_history(const char *line) { add_history(line); }
+
+/// Loads history from a file; returns 0 on success.
+static inline int tidings_read_history(const char *path) { return read_history(path); }
+
+/// Writes the in-memory history to a file; returns 0 on success.
+static inline int tidings_write_history(const char *path) { return write_history(path); }
+
+/// Keeps at most `max` entries in the history.
+static inline void tidings_stifle_history(int max) { stifle_history(max); }
+
+/// The number of entries in the history.
+static inline int tidings_history_length(void) { return history_length; }
+
+/// The history entry at 1-based `offset` from `history_base`, or NULL.
+static inline const char *tidings_history_line(int index) {
+    HIST_ENTRY *entry = history_get(history_base + index);
+    return entry ? entry->line : NULL;
+}
+
+/// Names the program for libedit's `~/.editrc` sections.
+static inline void tidings_set_readline_name(const char *name) { rl_readline_name = name; }
+
+/// Installs the completion hook (a C function pointer from Swift's `@convention(c)`).
+static inline void tidings_set_completion(char **(*function)(const char *, int, int)) {
+    rl_attempted_completion_function = function;
+}
+
+/// The whole line being edited, for context-aware completion.
+static inline const char *tidings_line_buffer(void) { return rl_line_buffer; }
+
+/// Turns off the default filename completion when our hook returns no matches.
+static inline void tidings_disable_default_completion(void) { rl_attempted_completion_over = 1; }
+
+/// libedit's matches generator over a Swift callback.
+static inline char **tidings_completion_matches(const char *text, char *(*generator)(const char *, int)) {
+    return rl_completion_matches(text, generator);
+}
+
+#endif

@@ -1,0 +1,67 @@
+import Foundation
+
+extension DecodingError {
+    /// One line a person can act on, led by the coding path:
+    /// `items[3].date_published: expected String, found number`.
+    public var readableDescription: String {
+        switch self {
+        case .typeMismatch(let type, let context):
+            return Self.line(context.codingPath, "expected \(Self.name(of: type))\(Self.found(in: context))")
+        case .valueNotFound(let type, let context):
+            return Self.line(context.codingPath, "expected \(Self.name(of: type)), found null")
+        case .keyNotFound(let key, let context):
+            return Self.line(context.codingPath, "missing key \"\(key.stringValue)\"")
+        case .dataCorrupted(let context):
+            let detail = Self.trimmed(context.debugDescription)
+            if context.codingPath.isEmpty {
+                let cause = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                return "not valid JSON: " + Self.trimmed(cause ?? detail)
+            }
+            return Self.line(context.codingPath, detail)
+        @unknown default:
+            return String(describing: self)
+        }
+    }
+
+    /// Renders a coding path as `items[3].date_published`; the root is `(root)`.
+    public static func pathDescription(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue, key.stringValue == String(index) || key.stringValue.hasPrefix("Index ") {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        return text.isEmpty ? "(root)" : text
+    }
+
+    private static func line(_ path: [any CodingKey], _ message: String) -> String {
+        pathDescription(path) + ": " + message
+    }
+
+    /// `String`, `Int`, `Array<…>` → `array`, `Dictionary<…>` → `object`.
+    private static func name(of type: Any.Type) -> String {
+        let name = String(describing: type)
+        if name.hasPrefix("Array<") { return "array" }
+        if name.hasPrefix("Dictionary<") { return "object" }
+        return name
+    }
+
+    /// `, found number` from Foundation's "… but found number instead." wording, when present.
+    private static func found(in context: Context) -> String {
+        let text = context.debugDescription
+        guard let range = text.range(of: "found ") else { return "" }
+        var kind = text[range.upperBound...]
+        if let end = kind.range(of: " instead") { kind = kind[..<end.lowerBound] }
+        for article in ["a ", "an "] where kind.hasPrefix(article) { kind = kind.dropFirst(article.count) }
+        return ", found " + Self.trimmed(String(kind))
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        var result = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        while result.hasSuffix(".") { result.removeLast() }
+        guard let first = result.first else { return result }
+        return first.lowercased() + result.dropFirst()
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Any JSON value, for documents whose keys are not all known in advance (remote config).
+public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case integer(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Decodes whatever JSON value comes next.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// Encodes the value as it was.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The value at a dotted path (`features.fullTextSearch`) inside nested objects.
+    public subscript(path path: String) -> JSONValue? {
+        var current: JSONValue? = self
+        for key in path.split(separator: ".", omittingEmptySubsequences: false) {
+            guard case .object(let members)? = current else { return nil }
+            current = members[String(key)]
+        }
+        return current
+    }
+
+    /// The string, when this is one.
+    public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
+    /// The number as an `Int`, when this is a whole number.
+    public var intValue: Int? {
+        switch self {
+        case .integer(let value): value
+        case .double(let value) where value.rounded() == value && abs(value) < 1e15: Int(value)
+        default: nil
+        }
+    }
+    /// The Boolean, when this is one.
+    public var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
+    /// The members, when this is an object.
+    public var objectValue: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+
+    /// Compact JSON text (`true`, `30`, `"1.0.0"`, `{"a":1}`), keys sorted.
+    public var description: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

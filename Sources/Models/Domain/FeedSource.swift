@@ -1,0 +1,111 @@
+public import Foundation
+
+/// A subscription: where a feed lives and what Tidings knows about its last refresh.
+public struct FeedSource: Sendable, Hashable, Codable, Identifiable {
+    /// The stored row id; `nil` until the subscription is saved.
+    public var id: Int64?
+    /// Where the feed is fetched from.
+    public var url: URL
+    /// The title to show (the user's rename, else the feed's own).
+    public var title: String
+    /// The site the feed belongs to.
+    public var homePageURL: URL?
+    /// The format the feed was last published in.
+    public var format: FeedFormat?
+    /// The `ETag` of the last response, for conditional GET.
+    public var etag: String?
+    /// The `Last-Modified` of the last response, for conditional GET.
+    public var lastModified: String?
+    /// A hash of the last body, so an unchanged body is not parsed again.
+    public var contentHash: String?
+    /// How the last refresh went.
+    public var lastResult: RefreshResult?
+    /// When the last refresh finished.
+    public var lastRefreshedAt: Date?
+
+    /// Creates a subscription.
+    public init(
+        id: Int64? = nil, url: URL, title: String, homePageURL: URL? = nil, format: FeedFormat? = nil,
+        etag: String? = nil, lastModified: String? = nil, contentHash: String? = nil,
+        lastResult: RefreshResult? = nil, lastRefreshedAt: Date? = nil
+    ) {
+        self.id = id
+        self.url = url
+        self.title = title
+        self.homePageURL = homePageURL
+        self.format = format
+        self.etag = etag
+        self.lastModified = lastModified
+        self.contentHash = contentHash
+        self.lastResult = lastResult
+        self.lastRefreshedAt = lastRefreshedAt
+    }
+}
+
+/// The outcome of one feed refresh, written as SPEC's `last_result`: `ok`, `not_modified` or
+/// `error: <reason>`.
+public enum RefreshResult: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The feed was fetched and merged.
+    case ok
+    /// The server answered 304, or the body had not changed.
+    case notModified
+    /// The refresh failed; the reason is a sentence for the user.
+    case failed(reason: String)
+
+    private static let errorPrefix = "error: "
+
+    /// Reads the SPEC form back; any other text is taken as a failure reason.
+    public init(_ text: String) {
+        switch text {
+        case "ok": self = .ok
+        case "not_modified": self = .notModified
+        default:
+            self = .failed(reason: text.hasPrefix(Self.errorPrefix) ? String(text.dropFirst(Self.errorPrefix.count)) : text)
+        }
+    }
+
+    /// `ok`, `not_modified` or `error: <reason>`.
+    public var description: String {
+        switch self {
+        case .ok: "ok"
+        case .notModified: "not_modified"
+        case .failed(let reason): Self.errorPrefix + reason
+        }
+    }
+
+    /// Decodes the SPEC string form.
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes the SPEC string form.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// The syndication format a feed is published in, as SPEC's `tidings parse` names it.
+/// A name this version does not know is kept as `.other` instead of failing.
+public enum FeedFormat: OpenEnum {
+    case rss20, rss10, rss09x, atom10, atom03, jsonFeed10, jsonFeed11
+    /// A format name this version does not know.
+    case other(String)
+
+    /// Every format this version knows.
+    public static let knownCases: [FeedFormat] = [.rss20, .rss10, .rss09x, .atom10, .atom03, .jsonFeed10, .jsonFeed11]
+
+    /// The format's name (`rss2.0`, `atom1.0`, `jsonfeed1.1`).
+    public var rawValue: String {
+        switch self {
+        case .rss20: "rss2.0"
+        case .rss10: "rss1.0"
+        case .rss09x: "rss0.9x"
+        case .atom10: "atom1.0"
+        case .atom03: "atom0.3"
+        case .jsonFeed10: "jsonfeed1.0"
+        case .jsonFeed11: "jsonfeed1.1"
+        case .other(let name): name
+        }
+    }
+}

@@ -1,0 +1,82 @@
+public import Foundation
+
+/// How often a recurring household task comes back: every N days, weeks, months or years.
+public struct Frequency: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The calendar unit a frequency counts in.
+    public enum Unit: String, Sendable, Hashable, Codable, CaseIterable {
+        case day, week, month, year
+
+        /// The `Calendar.Component` this unit advances.
+        public var calendarComponent: Calendar.Component {
+            switch self {
+            case .day: .day
+            case .week: .weekOfYear
+            case .month: .month
+            case .year: .year
+            }
+        }
+    }
+
+    /// How many units lie between two occurrences; at least 1.
+    public let count: Int
+    /// The unit `count` is measured in.
+    public let unit: Unit
+
+    /// Creates a frequency of `count` units.
+    ///
+    /// - Throws: `ModelError.invalidFrequencyCount` when `count` is below 1.
+    public init(count: Int, unit: Unit) throws(ModelError) {
+        guard count >= 1 else { throw .invalidFrequencyCount(count) }
+        self.count = count
+        self.unit = unit
+    }
+
+    private enum CodingKeys: String, CodingKey { case count, unit }
+
+    /// Decodes `{"count": 1, "unit": "week"}`, rejecting a count below 1.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let count = try container.decode(Int.self, forKey: .count)
+        let unit = try container.decode(Unit.self, forKey: .unit)
+        do {
+            try self.init(count: count, unit: unit)
+        } catch {
+            throw DecodingError.dataCorruptedError(
+                forKey: .count, in: container, debugDescription: error.errorDescription ?? "invalid count")
+        }
+    }
+
+    /// `every day`, `every 2 weeks`.
+    public var description: String {
+        count == 1 ? "every \(unit.rawValue)" : "every \(count) \(unit.rawValue)s"
+    }
+
+    /// The next due date after a completion.
+    ///
+    /// Occurrences are counted from the due date, not from the completion, so a chore done
+    /// early or late keeps its rhythm; occurrences that fall on or before the completion's day
+    /// are skipped. Each candidate is computed from `dueDate` in one step (`dueDate + k × count`
+    /// units), so month arithmetic clamps without drifting: Jan 31 → Feb 28 (or 29) → Mar 31.
+    /// Days keep their wall-clock time across daylight-saving changes in `calendar`'s zone.
+    ///
+    /// - Parameters:
+    ///   - dueDate: the occurrence that was completed (or missed).
+    ///   - completedAt: when the task was done.
+    ///   - calendar: the user's calendar and time zone.
+    /// - Returns: the first occurrence on a later day than `completedAt`.
+    public func nextDueDate(after dueDate: Date, completedAt: Date, calendar: Calendar) -> Date {
+        let completionDay = calendar.startOfDay(for: completedAt)
+        let component = unit.calendarComponent
+        // Jump close to the answer instead of stepping through years of missed daily chores.
+        let elapsed = calendar.dateComponents([component], from: dueDate, to: completionDay).value(for: component) ?? 0
+        var multiple = max(1, elapsed / count)
+        while true {
+            if let candidate = calendar.date(byAdding: component, value: multiple * count, to: dueDate),
+                calendar.startOfDay(for: candidate) > completionDay
+            {
+                return candidate
+            }
+            multiple += 1
+        }
+    }
+}

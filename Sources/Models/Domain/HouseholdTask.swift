@@ -1,0 +1,83 @@
+public import Foundation
+
+/// A household chore: one-off or recurring, with an optional due date and a history of
+/// completions.
+public struct HouseholdTask: Sendable, Hashable, Codable, Identifiable {
+    /// The stored row id; `nil` until the task is saved.
+    public var id: Int64?
+    /// What to do (`Take out the bins`); never blank.
+    public var name: String
+    /// Free text about the task.
+    public var note: String?
+    /// When it is next due; for recurring tasks the next occurrence.
+    public var dueDate: Date?
+    /// How often it comes back; `nil` for a one-off task.
+    public var frequency: Frequency?
+    /// Whether a one-off task has been done. Recurring tasks never become done.
+    public var isDone: Bool
+    /// The article a "read later" task links to.
+    public var articleID: Int64?
+    /// When the task was created.
+    public var createdAt: Date
+    /// When the task was last changed.
+    public var modifiedAt: Date
+
+    /// Creates a task.
+    public init(
+        id: Int64? = nil, name: String, note: String? = nil, dueDate: Date? = nil,
+        frequency: Frequency? = nil, isDone: Bool = false, articleID: Int64? = nil,
+        createdAt: Date, modifiedAt: Date? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.note = note
+        self.dueDate = dueDate
+        self.frequency = frequency
+        self.isDone = isDone
+        self.articleID = articleID
+        self.createdAt = createdAt
+        self.modifiedAt = modifiedAt ?? createdAt
+    }
+
+    /// Whether the task comes back after it is done.
+    public var isRecurring: Bool { frequency != nil }
+
+    /// Checks the fields a task cannot be saved without.
+    ///
+    /// - Throws: `ModelError.missingField("name")` when the name is blank.
+    public func validate() throws(ModelError) {
+        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw .missingField("name") }
+    }
+
+    /// The task after being done at `date`: a recurring task moves to its next occurrence
+    /// (see `Frequency.nextDueDate(after:completedAt:calendar:)`), a one-off task becomes done.
+    /// A recurring task without a due date is anchored on the completion day.
+    public func completed(at date: Date, calendar: Calendar) -> (task: HouseholdTask, completion: TaskCompletion) {
+        var next = self
+        next.modifiedAt = date
+        if let frequency {
+            let due = dueDate ?? calendar.startOfDay(for: date)
+            next.dueDate = frequency.nextDueDate(after: due, completedAt: date, calendar: calendar)
+        } else {
+            next.isDone = true
+        }
+        return (next, TaskCompletion(taskID: id, dueDate: dueDate, completedAt: date))
+    }
+}
+
+/// One time a task was done.
+public struct TaskCompletion: Sendable, Hashable, Codable {
+    /// The task that was done.
+    public var taskID: Int64?
+    /// The occurrence that was due when the task was done, if it had one.
+    public var dueDate: Date?
+    /// When it was done.
+    public var completedAt: Date
+
+    /// Creates a completion record.
+    public init(taskID: Int64?, dueDate: Date?, completedAt: Date) {
+        self.taskID = taskID
+        self.dueDate = dueDate
+        self.completedAt = completedAt
+    }
+}

@@ -1,0 +1,8 @@
+/// A source of input lines for an interactive session.
+protocol LineReading {
+    /// Shows `prompt` and returns the next line without its newline; `nil` at end of input.
+    /// Blocks the calling thread until a line is complete.
+    func readLine(prompt: String) -> String?
+    /// Makes a line recallable with Up/Down for the rest of the session.
+    func remember(_ line: String)
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// Where a session writes: standard output for results, standard error for human error lines.
+/// Tests pass closures that collect the text instead.
+struct Console: Sendable {
+    /// Writes a result line (a newline is added).
+    var out: @Sendable (String) -> Void
+    /// Writes a diagnostic line (a newline is added).
+    var err: @Sendable (String) -> Void
+
+    /// The process's standard output and standard error.
+    static let standard = Console(
+        out: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) },
+        err: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
+}

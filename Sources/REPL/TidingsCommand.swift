@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `tidings`: the interactive front of the Tidings backend.
+@main
+struct TidingsCommand: ParsableCommand {
+    /// This build's version, printed by `--version` and compared with the config's minimum.
+    static let version = "1.0.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "tidings",
+        abstract: "Read news feeds, keep household chores and follow a remote configuration.",
+        discussion: """
+            With no -c and no SCRIPT, and standard input a terminal, Tidings starts an \
+            interactive session (prompt "tidings> "). Otherwise it runs each -c command in \
+            order, else each line of SCRIPT, else each line of standard input; blank lines and \
+            lines starting with # are skipped.
+
+            REPL commands:
+            \(CommandCatalog.overview)
+
+            Exit status: 0 success, 1 a command failed, 2 usage error, 3 update required, \
+            130 interrupted.
+            """,
+        version: version)
+
+    @Option(help: ArgumentHelp("The directory Tidings keeps its files in.", valueName: "dir"))
+    var home: String?
+
+    @Option(help: ArgumentHelp("The database file (default: tidings.sqlite in the home).", valueName: "path"))
+    var db: String?
+
+    @Option(name: .customLong("config-url"), help: ArgumentHelp("Where to fetch the remote configuration.", valueName: "url"))
+    var configURL: String?
+
+    @Option(name: .customLong("app-version"), help: ArgumentHelp("The app version the minimum-version gate compares.", valueName: "x.y.z"))
+    var appVersion: String?
+
+    @Flag(help: "Print every command's result as one JSON document.")
+    var json = false
+
+    @Flag(name: .customLong("no-color"), help: "Never colour the output.")
+    var noColor = false
+
+    @Flag(name: .customLong("keep-going"), help: "Run the remaining commands after one fails.")
+    var keepGoing = false
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run a command and exit (repeatable).", valueName: "command"))
+    var commands: [String] = []
+
+    @Argument(help: ArgumentHelp("A file of commands, one per line.", valueName: "script"))
+    var script: String?
+
+    mutating func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let logger = AppEnvironment.makeLogger(environment: environment)
+        let location = HomeLocation(home: home, database: db, environment: environment)
+        let app: AppEnvironment
+        do {
+            app = try AppEnvironment(home: location, logger: logger)
+        } catch {
+            FileHandle.standardError.write(Data("tidings: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+        let session = Session(options: .init(json: json, keepGoing: keepGoing), console: .standard, history: app.history)
+
+        let status: Int32
+        if !commands.isEmpty {
+            status = session.runScript(commands)
+        } else if let script {
+            guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
+                FileHandle.standardError.write(Data("tidings: cannot read the script \(script)\n".utf8))
+                throw ExitCode(2)
+            }
+            status = session.runScript(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        } else if isatty(STDIN_FILENO) != 0 {
+            let editor = LibEditLineEditor(history: app.history.entries, completions: CommandCatalog.words)
+            status = session.runInteractive(editor: editor)
+        } else {
+            status = session.runScript(AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } })
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}
