@@ -33,6 +33,15 @@ public struct Article: Sendable, Hashable, Codable, Identifiable {
     /// Attached media (podcast audio, images).
     public var enclosures: [Enclosure]
 
+    // Acronym properties get explicit keys spelled the way a snake_case round trip spells them
+    // (`feed_id` ↔ `feedId`), so `JSONCoding`'s coders read back exactly what they wrote.
+    private enum CodingKeys: String, CodingKey {
+        case id, title, link, published, updated, authors, summary, categories, enclosures
+        case feedID = "feedId", uniqueID = "uniqueId", externalID = "externalId"
+        case externalLink, contentText
+        case contentHTML = "contentHtml"
+    }
+
     /// Creates an article.
     public init(
         id: Int64? = nil, feedID: Int64, uniqueID: String, externalID: String? = nil,
@@ -115,6 +124,12 @@ public struct ArticleStatus: Sendable, Hashable, Codable {
     public var isStarred: Bool
     /// When Tidings first saw it.
     public var arrivedAt: Date
+
+    // Acronym properties get explicit keys spelled the way a snake_case round trip spells them
+    // (`feed_id` ↔ `feedId`), so `JSONCoding`'s coders read back exactly what they wrote.
+    private enum CodingKeys: String, CodingKey {
+        case feedID = "feedId", uniqueID = "uniqueId", isRead, isStarred, arrivedAt
+    }
 
     /// Creates a status; a new article is unread and unstarred.
     public init(feedID: Int64, uniqueID: String, isRead: Bool = false, isStarred: Bool = false, arrivedAt: Date) {

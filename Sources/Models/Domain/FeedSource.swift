@@ -23,6 +23,13 @@ public struct FeedSource: Sendable, Hashable, Codable, Identifiable {
     /// When the last refresh finished.
     public var lastRefreshedAt: Date?
 
+    // Acronym properties get explicit keys spelled the way a snake_case round trip spells them
+    // (`feed_id` ↔ `feedId`), so `JSONCoding`'s coders read back exactly what they wrote.
+    private enum CodingKeys: String, CodingKey {
+        case id, url, title, format, etag, lastModified, contentHash, lastResult, lastRefreshedAt
+        case homePageURL = "homePageUrl"
+    }
+
     /// Creates a subscription.
     public init(
         id: Int64? = nil, url: URL, title: String, homePageURL: URL? = nil, format: FeedFormat? = nil,

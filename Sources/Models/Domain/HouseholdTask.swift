@@ -22,6 +22,13 @@ public struct HouseholdTask: Sendable, Hashable, Codable, Identifiable {
     /// When the task was last changed.
     public var modifiedAt: Date
 
+    // Acronym properties get explicit keys spelled the way a snake_case round trip spells them
+    // (`feed_id` ↔ `feedId`), so `JSONCoding`'s coders read back exactly what they wrote.
+    private enum CodingKeys: String, CodingKey {
+        case id, name, note, dueDate, frequency, isDone, createdAt, modifiedAt
+        case articleID = "articleId"
+    }
+
     /// Creates a task.
     public init(
         id: Int64? = nil, name: String, note: String? = nil, dueDate: Date? = nil,
@@ -73,6 +80,12 @@ public struct TaskCompletion: Sendable, Hashable, Codable {
     public var dueDate: Date?
     /// When it was done.
     public var completedAt: Date
+
+    // Acronym properties get explicit keys spelled the way a snake_case round trip spells them
+    // (`feed_id` ↔ `feedId`), so `JSONCoding`'s coders read back exactly what they wrote.
+    private enum CodingKeys: String, CodingKey {
+        case taskID = "taskId", dueDate, completedAt
+    }
 
     /// Creates a completion record.
     public init(taskID: Int64?, dueDate: Date?, completedAt: Date) {
