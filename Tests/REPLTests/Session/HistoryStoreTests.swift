@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@testable import REPL
+
+@Suite("History store")
+struct HistoryStoreTests {
+    func temporaryFile() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tidings-history-\(UUID().uuidString)")
+    }
+
+    @Test("blank lines and repeats of the previous line are not stored")
+    func skipsBlankAndRepeats() {
+        let history = HistoryStore(fileURL: nil)
+        #expect(history.add("help"))
+        #expect(!history.add("help"))
+        #expect(!history.add("   "))
+        #expect(history.add("quit"))
+        #expect(history.add("help"))
+        #expect(history.entries == ["help", "quit", "help"])
+    }
+
+    @Test("entries persist to the file and load in a new session")
+    func persists() {
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let first = HistoryStore(fileURL: file)
+        first.add("help")
+        first.add(#"task add "Take out the bins""#)
+        #expect(HistoryStore(fileURL: file).entries == ["help", #"task add "Take out the bins""#])
+    }
+
+    @Test("the history is bounded, dropping the oldest entries")
+    func bounded() {
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let history = HistoryStore(fileURL: file, limit: 3)
+        for index in 1...5 { history.add("line \(index)") }
+        #expect(history.entries == ["line 3", "line 4", "line 5"])
+        #expect(HistoryStore(fileURL: file, limit: 3).entries == ["line 3", "line 4", "line 5"])
+        #expect(HistoryStore(fileURL: file, limit: 2).entries == ["line 4", "line 5"])
+    }
+
+    @Test("a missing file is an empty history")
+    func missingFile() {
+        #expect(HistoryStore(fileURL: temporaryFile()).entries.isEmpty)
+    }
+}
+
+@Suite("Home location")
+struct HomeLocationTests {
+    @Test("--home wins over the environment")
+    func flagWins() {
+        let home = HomeLocation(home: "/tmp/a", database: nil, environment: ["TIDINGS_HOME": "/tmp/b", "XDG_DATA_HOME": "/tmp/c"])
+        #expect(home.directory.path == "/tmp/a")
+        #expect(home.databaseURL.path == "/tmp/a/tidings.sqlite")
+        #expect(home.historyURL.path == "/tmp/a/history")
+    }
+
+    @Test("then $TIDINGS_HOME, then $XDG_DATA_HOME/tidings, then ~/.local/share/tidings")
+    func precedence() {
+        #expect(HomeLocation(home: nil, database: nil, environment: ["TIDINGS_HOME": "/tmp/b", "XDG_DATA_HOME": "/tmp/c"]).directory.path == "/tmp/b")
+        #expect(HomeLocation(home: nil, database: nil, environment: ["XDG_DATA_HOME": "/tmp/c"]).directory.path == "/tmp/c/tidings")
+        #expect(HomeLocation(home: nil, database: nil, environment: [:], userHome: "/home/jo").directory.path == "/home/jo/.local/share/tidings")
+        #expect(HomeLocation(home: "", database: nil, environment: ["TIDINGS_HOME": ""], userHome: "/home/jo").directory.path == "/home/jo/.local/share/tidings")
+    }
+
+    @Test("--db puts the database elsewhere")
+    func databaseFlag() {
+        #expect(HomeLocation(home: "/tmp/a", database: "/tmp/x.sqlite", environment: [:]).databaseURL.path == "/tmp/x.sqlite")
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import REPL
+
+/// Collects what a session prints.
+final class Transcript: Sendable {
+    private let lines = Mutex<(out: [String], err: [String])>(([], []))
+
+    var console: Console {
+        Console(
+            out: { line in self.lines.withLock { $0.out.append(line) } },
+            err: { line in self.lines.withLock { $0.err.append(line) } })
+    }
+
+    var out: [String] { lines.withLock { $0.out } }
+    var err: [String] { lines.withLock { $0.err } }
+}
+
+/// A line reader that replays scripted lines, as a person at the prompt would type them.
+final class ScriptedEditor: LineReading {
+    private var lines: [String]
+    private(set) var prompts: [String] = []
+    private(set) var remembered: [String] = []
+
+    init(_ lines: [String]) { self.lines = lines }
+
+    func readLine(prompt: String) -> String? {
+        prompts.append(prompt)
+        return lines.isEmpty ? nil : lines.removeFirst()
+    }
+
+    func remember(_ line: String) { remembered.append(line) }
+}
+
+@Suite("Session")
+struct SessionTests {
+    func session(json: Bool = false, keepGoing: Bool = false, history: HistoryStore = HistoryStore(fileURL: nil))
+        -> (Session, Transcript)
+    {
+        let transcript = Transcript()
+        return (Session(options: .init(json: json, keepGoing: keepGoing), console: transcript.console, history: history), transcript)
+    }
+
+    @Test("blank lines and comments are skipped")
+    func skipsBlankAndComments() {
+        let (session, transcript) = session()
+        #expect(session.runScript(["", "   ", "# a comment", "  # indented"]) == 0)
+        #expect(transcript.out.isEmpty && transcript.err.isEmpty)
+    }
+
+    @Test("the first failing command stops a script with status 1")
+    func stopsAtFirstFailure() {
+        let (session, transcript) = session()
+        #expect(session.runScript(["nonsense", "help"]) == 1)
+        #expect(transcript.out.isEmpty)
+        #expect(transcript.err == [#"error: unknown command "nonsense"; type "help" for the list"#])
+    }
+
+    @Test("--keep-going runs the rest and still ends with status 1")
+    func keepGoing() {
+        let (session, transcript) = session(keepGoing: true)
+        #expect(session.runScript(["nonsense", "help quit"]) == 1)
+        #expect(transcript.out.first?.hasPrefix("usage: quit | exit | Ctrl-D\n") == true)
+    }
+
+    @Test("quit ends a script early with the status so far")
+    func quitEndsScript() {
+        let (session, transcript) = session()
+        #expect(session.runScript(["quit", "nonsense"]) == 0)
+        #expect(transcript.err.isEmpty)
+    }
+
+    @Test("a typo suggests the nearest command")
+    func didYouMean() {
+        let (session, transcript) = session()
+        #expect(session.execute("hlep") == .failed(1))
+        #expect(transcript.err == [#"error: unknown command "hlep" (did you mean "help"?); type "help" for the list"#])
+    }
+
+    @Test("an unbalanced quote is a usage error, not a crash")
+    func unbalancedQuote() {
+        let (session, transcript) = session()
+        #expect(session.execute(#"help "quit"#) == .failed(1))
+        #expect(transcript.err.first?.contains("unbalanced \" quote") == true)
+    }
+
+    @Test("help lists every command and help <command> shows usage and an example")
+    func help() {
+        let (session, transcript) = session()
+        #expect(session.execute("help") == .proceed)
+        for command in CommandCatalog.all { #expect(transcript.out[0].contains(command.usage)) }
+        #expect(session.execute("HELP history") == .proceed)
+        #expect(transcript.out[1] == "usage: history\n\(CommandCatalog.command(named: "history")!.summary)\nexample: history")
+        #expect(session.execute("help nope") == .failed(1))
+        #expect(session.execute("help quit extra") == .failed(1))
+    }
+
+    @Test("--json prints exactly one JSON document per command, errors included")
+    func jsonOutput() throws {
+        let (session, transcript) = session(json: true)
+        _ = session.execute("help")
+        _ = session.execute("hlep")
+        _ = session.execute("quit")
+        #expect(transcript.out.count == 3)
+        for line in transcript.out {
+            #expect(!line.contains("\n"))
+            _ = try JSONSerialization.jsonObject(with: Data(line.utf8))
+        }
+        let error = try #require(try JSONSerialization.jsonObject(with: Data(transcript.out[1].utf8)) as? [String: Any])
+        let body = try #require(error["error"] as? [String: Any])
+        #expect(body["code"] as? String == "unknown_command")
+        #expect((body["message"] as? String)?.contains("did you mean") == true)
+        #expect(transcript.err.count == 1)
+        #expect(transcript.out[2] == #"{"ok":true}"#)
+    }
+
+    @Test("an interactive session prompts, remembers lines, survives failures and stops at quit")
+    func interactive() {
+        let history = HistoryStore(fileURL: nil)
+        let (session, transcript) = session(history: history)
+        let editor = ScriptedEditor(["help", "", "oops", "help", "quit", "help"])
+        #expect(session.runInteractive(editor: editor) == 0)
+        #expect(editor.prompts == Array(repeating: "tidings> ", count: 5))
+        #expect(editor.remembered == ["help", "oops", "help", "quit"])
+        #expect(history.entries == ["help", "oops", "help", "quit"])
+        #expect(transcript.err.count == 1)
+    }
+
+    @Test("end of input (Ctrl-D) ends an interactive session with status 0")
+    func endOfInput() {
+        let (session, _) = session()
+        #expect(session.runInteractive(editor: ScriptedEditor([])) == 0)
+    }
+
+    @Test("history prints the stored lines, numbered")
+    func historyCommand() {
+        let history = HistoryStore(fileURL: nil)
+        history.add("help")
+        history.add("help quit")
+        let (session, transcript) = session(history: history)
+        #expect(session.execute("history") == .proceed)
+        #expect(transcript.out == ["1  help", "2  help quit"])
+    }
+}
