@@ -57,6 +57,21 @@ struct TidingsCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A file of commands, one per line.", valueName: "script"))
     var script: String?
 
+    /// Parses the flags and runs; a usage error exits with status 2 as SPEC.md says (the
+    /// argument parser's own convention is 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
+
     mutating func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let logger = AppEnvironment.makeLogger(environment: environment)

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+/// A fresh home directory for one test.
+func temporaryHome() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+@Suite("tidings executable", .serialized)
+struct ExecutableTests {
+    @Test("--version prints the version and exits 0")
+    func version() throws {
+        let result = try TidingsBinary.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.out.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+    }
+
+    @Test("--help lists the flags and the REPL commands")
+    func help() throws {
+        let result = try TidingsBinary.run(["--help"])
+        #expect(result.status == 0)
+        for word in ["--home", "--db", "--config-url", "--app-version", "--json", "--no-color", "--keep-going", "-c", "help [command]", "quit"] {
+            #expect(result.out.contains(word), "missing \(word)")
+        }
+    }
+
+    @Test("an unknown flag is a usage error with status 2")
+    func unknownFlag() throws {
+        let result = try TidingsBinary.run(["--colour"])
+        #expect(result.status == 2)
+        #expect(result.err.contains("--colour"))
+    }
+
+    @Test("-c commands run in order; the home gets its database; status 0")
+    func commands() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let result = try TidingsBinary.run(["--home", home.path, "-c", "help quit", "-c", "help history"])
+        #expect(result.status == 0)
+        #expect(result.out.components(separatedBy: "usage:").count == 3)
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("tidings.sqlite").path))
+    }
+
+    @Test("$TIDINGS_HOME is used when --home is not given")
+    func environmentHome() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let result = try TidingsBinary.run(["-c", "help"], environment: ["TIDINGS_HOME": home.path])
+        #expect(result.status == 0)
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("tidings.sqlite").path))
+    }
+
+    @Test("a failing command stops the script with status 1; --keep-going runs the rest")
+    func failureStatus() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let stopped = try TidingsBinary.run(["--home", home.path, "-c", "hlep", "-c", "help quit"])
+        #expect(stopped.status == 1)
+        #expect(stopped.out.isEmpty)
+        #expect(stopped.err.contains(#"did you mean "help"?"#))
+        let kept = try TidingsBinary.run(["--home", home.path, "--keep-going", "-c", "hlep", "-c", "help quit"])
+        #expect(kept.status == 1)
+        #expect(kept.out.contains("usage: quit"))
+    }
+
+    @Test("piped standard input is read line by line, without a prompt")
+    func pipedInput() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let result = try TidingsBinary.run(["--home", home.path], input: "# comment\n\nhelp quit\n")
+        #expect(result.status == 0)
+        #expect(!result.out.contains("tidings>"))
+        #expect(result.out.hasPrefix("usage: quit"))
+        // Script mode never writes the interactive history.
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("history").path))
+    }
+
+    @Test("a SCRIPT file runs each line; a missing one is a usage error")
+    func scriptFile() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let script = home.appendingPathComponent("commands.tidings")
+        try Data("help history\nnonsense\n".utf8).write(to: script)
+        let result = try TidingsBinary.run(["--home", home.path, script.path])
+        #expect(result.status == 1)
+        #expect(result.out.hasPrefix("usage: history"))
+        #expect(try TidingsBinary.run(["--home", home.path, home.appendingPathComponent("none").path]).status == 2)
+    }
+
+    @Test("--json prints one JSON document per command, errors as {error:{code,message}}")
+    func json() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let result = try TidingsBinary.run(["--home", home.path, "--json", "--keep-going", "-c", "help", "-c", "nope"])
+        #expect(result.status == 1)
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.count == 2)
+        let error = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: [String: String]]
+        #expect(error?["error"]?["code"] == "unknown_command")
+        #expect(result.err.hasPrefix("error: "))
+    }
+
+    @Test("a corrupt database file is reported clearly and left untouched")
+    func corruptDatabase() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let database = home.appendingPathComponent("tidings.sqlite")
+        let garbage = Data(String(repeating: "not a database\n", count: 500).utf8)
+        try garbage.write(to: database)
+        let result = try TidingsBinary.run(["--home", home.path, "-c", "help"])
+        #expect(result.status == 1)
+        #expect(result.err.contains("is not a Tidings database"))
+        #expect(try Data(contentsOf: database) == garbage)
+    }
+}
+
+@Suite("tidings in a terminal", .serialized)
+struct InteractiveTests {
+    @Test("shows the prompt, runs commands, completes with Tab, and quits with status 0")
+    func promptAndQuit() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = try TerminalSession(arguments: ["--home", home.path])
+        #expect(terminal.waitFor("tidings> "))
+        terminal.type("hel\t quit\r")
+        #expect(terminal.waitFor("usage: quit"))
+        #expect(terminal.waitFor("tidings> "))
+        terminal.type("hlep\r")
+        #expect(terminal.waitFor("did you mean"))
+        #expect(terminal.waitFor("tidings> "))
+        terminal.type("quit\r")
+        #expect(terminal.exitStatus() == 0)
+        let history = try String(contentsOf: home.appendingPathComponent("history"), encoding: .utf8)
+        #expect(history == "help quit\nhlep\nquit\n")
+    }
+
+    @Test("Ctrl-D at an empty prompt quits with status 0")
+    func controlD() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = try TerminalSession(arguments: ["--home", home.path])
+        #expect(terminal.waitFor("tidings> "))
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
+
+    @Test("history from an earlier session is recalled with the Up arrow")
+    func historyRecall() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try Data("help history\n".utf8).write(to: home.appendingPathComponent("history"))
+        let terminal = try TerminalSession(arguments: ["--home", home.path])
+        #expect(terminal.waitFor("tidings> "))
+        terminal.type("\u{1b}[A\r")
+        #expect(terminal.waitFor("usage: history"))
+        terminal.type("quit\r")
+        #expect(terminal.exitStatus() == 0)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The built `tidings` executable, run as a user would run it.
+enum TidingsBinary {
+    /// Where `swift build` put the executable: `$TIDINGS_BIN`, else beside the test bundle.
+    static var url: URL? {
+        var candidates: [URL] = []
+        if let path = ProcessInfo.processInfo.environment["TIDINGS_BIN"] { candidates.append(URL(fileURLWithPath: path)) }
+        if let test = Bundle.main.executableURL {
+            candidates.append(test.deletingLastPathComponent().appendingPathComponent("tidings"))
+            candidates.append(test.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("tidings"))
+        }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("tidings"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// What one run printed and how it ended.
+    struct Result {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    /// Runs the binary with `arguments`, feeding `input` on standard input (a pipe, so not a
+    /// terminal), and waits for it to exit.
+    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        let binary = try #require(url, "the tidings executable was not built")
+        process.executableURL = binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "TIDINGS_HOME")
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, out: String(decoding: out, as: UTF8.self),
+            err: String(decoding: err, as: UTF8.self))
+    }
+}
+
+/// The binary running in a real pseudo-terminal, driven like a person at the keyboard.
+final class TerminalSession {
+    private let process = Process()
+    private let master: Int32
+    private var screen = ""
+
+    /// Starts `tidings` with its standard input, output and error on a new pseudo-terminal.
+    init(arguments: [String]) throws {
+        var master: Int32 = -1
+        var slave: Int32 = -1
+        var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+        guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw POSIXError(.ENOTTY) }
+        self.master = master
+        let flags = fcntl(master, F_GETFL)
+        _ = fcntl(master, F_SETFL, flags | O_NONBLOCK)
+        let binary = try #require(TidingsBinary.url, "the tidings executable was not built")
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TERM"] = "xterm"
+        environment.removeValue(forKey: "TIDINGS_HOME")
+        process.environment = environment
+        let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
+        process.standardInput = handle
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        close(master)
+    }
+
+    /// Types `text` (use `\r` for Enter, `\t` for Tab, `\u{1b}[A` for Up).
+    func type(_ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBufferPointer { buffer in _ = write(master, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Reads the terminal until `text` has appeared since the last wait (or 15 s pass); returns
+    /// whether it did. The bound only keeps a broken build from hanging the suite.
+    @discardableResult
+    func waitFor(_ text: String, seconds: Double = 15) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            drain()
+            if let range = screen.range(of: text) {
+                screen.removeSubrange(screen.startIndex..<range.upperBound)
+                return true
+            }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// What has been printed since the last successful wait.
+    var pending: String {
+        drain()
+        return screen
+    }
+
+    /// Waits for the process to exit and returns its status, or `nil` if it is still running.
+    func exitStatus(seconds: Double = 15) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline {
+            drain()
+            usleep(20_000)
+        }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(master, &buffer, buffer.count)
+            guard count > 0 else { return }
+            screen += String(decoding: buffer[0..<count], as: UTF8.self)
+        }
+    }
+}
