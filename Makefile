@@ -12,7 +12,7 @@ PC_NAMES    = sqlite3 libedit
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test bench clean
+.PHONY: deps build release run test bench format lint clean
 
 ## deps: install libsqlite3-dev and libedit-dev when pkg-config cannot find them.
 deps:
@@ -43,6 +43,12 @@ test: deps
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+format:
+	$(SWIFT) format -i -r Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint -r Sources Tests Package.swift
 
 clean:
 	rm -rf .build Benchmarks/.build

@@ -30,7 +30,8 @@ struct AppEnvironment {
         do {
             try FileManager.default.createDirectory(at: home.directory, withIntermediateDirectories: true)
         } catch {
-            throw SetupError(description: "cannot create the home directory \(home.directory.path): \(error.localizedDescription)")
+            throw SetupError(
+                description: "cannot create the home directory \(home.directory.path): \(error.localizedDescription)")
         }
         do {
             database = try AppDatabase(path: home.databaseURL.path)

@@ -36,10 +36,14 @@ struct TidingsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The database file (default: tidings.sqlite in the home).", valueName: "path"))
     var db: String?
 
-    @Option(name: .customLong("config-url"), help: ArgumentHelp("Where to fetch the remote configuration.", valueName: "url"))
+    @Option(
+        name: .customLong("config-url"),
+        help: ArgumentHelp("Where to fetch the remote configuration.", valueName: "url"))
     var configURL: String?
 
-    @Option(name: .customLong("app-version"), help: ArgumentHelp("The app version the minimum-version gate compares.", valueName: "x.y.z"))
+    @Option(
+        name: .customLong("app-version"),
+        help: ArgumentHelp("The app version the minimum-version gate compares.", valueName: "x.y.z"))
     var appVersion: String?
 
     @Flag(help: "Print every command's result as one JSON document.")
@@ -83,7 +87,8 @@ struct TidingsCommand: ParsableCommand {
             FileHandle.standardError.write(Data("tidings: \(error.description)\n".utf8))
             throw ExitCode(1)
         }
-        let session = Session(options: .init(json: json, keepGoing: keepGoing), console: .standard, history: app.history)
+        let session = Session(
+            options: .init(json: json, keepGoing: keepGoing), console: .standard, history: app.history)
 
         let status: Int32
         if !commands.isEmpty {

@@ -71,13 +71,17 @@ public enum FeedDate {
     }
 
     private static func skipSeparators(_ scanner: inout ByteScanner) {
-        while let byte = scanner.peek, byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ",") {
+        while let byte = scanner.peek,
+            byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ",")
+        {
             _ = scanner.take(byte)
         }
     }
 
-    private static let months: [[UInt8]] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-        .map { Array($0.utf8) }
+    private static let months: [[UInt8]] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
+    .map { Array($0.utf8) }
 
     private static func monthNumber(_ word: [UInt8]) -> Int? {
         guard word.count >= 3 else { return nil }

@@ -67,7 +67,8 @@ public enum RefreshResult: Sendable, Hashable, Codable, CustomStringConvertible 
         case "ok": self = .ok
         case "not_modified": self = .notModified
         default:
-            self = .failed(reason: text.hasPrefix(Self.errorPrefix) ? String(text.dropFirst(Self.errorPrefix.count)) : text)
+            self = .failed(
+                reason: text.hasPrefix(Self.errorPrefix) ? String(text.dropFirst(Self.errorPrefix.count)) : text)
         }
     }
 
@@ -95,7 +96,20 @@ public enum RefreshResult: Sendable, Hashable, Codable, CustomStringConvertible 
 /// The syndication format a feed is published in, as SPEC's `tidings parse` names it.
 /// A name this version does not know is kept as `.other` instead of failing.
 public enum FeedFormat: OpenEnum {
-    case rss20, rss10, rss09x, atom10, atom03, jsonFeed10, jsonFeed11
+    /// RSS 2.0.
+    case rss20
+    /// RSS 1.0 (RDF).
+    case rss10
+    /// RSS 0.90–0.94.
+    case rss09x
+    /// Atom 1.0 (RFC 4287).
+    case atom10
+    /// The pre-standard Atom 0.3.
+    case atom03
+    /// JSON Feed 1.0.
+    case jsonFeed10
+    /// JSON Feed 1.1.
+    case jsonFeed11
     /// A format name this version does not know.
     case other(String)
 

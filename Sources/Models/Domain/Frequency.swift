@@ -4,7 +4,14 @@ public import Foundation
 public struct Frequency: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The calendar unit a frequency counts in.
     public enum Unit: String, Sendable, Hashable, Codable, CaseIterable {
-        case day, week, month, year
+        /// Calendar days (wall-clock time kept across daylight-saving changes).
+        case day
+        /// Seven calendar days.
+        case week
+        /// Calendar months, clamped to the month's last day.
+        case month
+        /// Calendar years (Feb 29 becomes Feb 28 in common years).
+        case year
 
         /// The `Calendar.Component` this unit advances.
         public var calendarComponent: Calendar.Component {

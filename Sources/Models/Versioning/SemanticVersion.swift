@@ -35,13 +35,15 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
 
         var build: [String] = []
         if let plus = rest.firstIndex(of: "+") {
-            build = rest[rest.index(after: plus)...].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            build = rest[rest.index(after: plus)...].split(separator: ".", omittingEmptySubsequences: false).map(
+                String.init)
             rest = rest[..<plus]
             guard build.allSatisfy(Self.isValidIdentifier) else { throw .invalidVersion(string) }
         }
         var prerelease: [String] = []
         if let dash = rest.firstIndex(of: "-") {
-            prerelease = rest[rest.index(after: dash)...].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            prerelease = rest[rest.index(after: dash)...].split(separator: ".", omittingEmptySubsequences: false).map(
+                String.init)
             rest = rest[..<dash]
             guard prerelease.allSatisfy(Self.isValidIdentifier) else { throw .invalidVersion(string) }
         }
@@ -69,11 +71,13 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     /// Whether this is a pre-release (`1.0.0-rc.1`).
     public var isPrerelease: Bool { !prerelease.isEmpty }
 
+    /// Equal when the numbers and pre-release identifiers match; build metadata is ignored.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.major == rhs.major && lhs.minor == rhs.minor && lhs.patch == rhs.patch
             && lhs.prerelease == rhs.prerelease
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(major)
         hasher.combine(minor)
@@ -81,6 +85,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         hasher.combine(prerelease)
     }
 
+    /// SemVer 2.0.0 precedence.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         if lhs.major != rhs.major { return lhs.major < rhs.major }
         if lhs.minor != rhs.minor { return lhs.minor < rhs.minor }
@@ -108,7 +113,9 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
 
     private static func isValidIdentifier(_ identifier: String) -> Bool {
         !identifier.isEmpty
-            && identifier.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }
+            && identifier.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-")
+            }
     }
 }
 

@@ -9,11 +9,17 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStr
     /// Creates a method from a literal (`"GET"`).
     public init(stringLiteral value: String) { self.init(rawValue: value) }
 
+    /// Reads a resource.
     public static let get: HTTPMethod = "GET"
+    /// Creates a resource or submits data.
     public static let post: HTTPMethod = "POST"
+    /// Replaces a resource.
     public static let put: HTTPMethod = "PUT"
+    /// Changes part of a resource.
     public static let patch: HTTPMethod = "PATCH"
+    /// Removes a resource.
     public static let delete: HTTPMethod = "DELETE"
+    /// Reads a resource's headers only.
     public static let head: HTTPMethod = "HEAD"
 }
 

@@ -20,7 +20,9 @@ public struct URLBuilder: Sendable, Hashable {
     public func url(path: String, query: [URLQueryItem] = []) throws(NetworkError) -> URL {
         let lowered = path.lowercased()
         let absolute = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-        guard var components = URLComponents(url: absolute ? URL(string: path) ?? baseURL : baseURL, resolvingAgainstBaseURL: true),
+        guard
+            var components = URLComponents(
+                url: absolute ? URL(string: path) ?? baseURL : baseURL, resolvingAgainstBaseURL: true),
             !absolute || URL(string: path) != nil
         else { throw .invalidURL(path) }
 
@@ -30,7 +32,8 @@ public struct URLBuilder: Sendable, Hashable {
                 String($0).addingPercentEncoding(withAllowedCharacters: Self.pathAllowed) ?? String($0)
             }
             let segments = basePath.map(String.init) + extra
-            components.percentEncodedPath = "/" + segments.joined(separator: "/")
+            components.percentEncodedPath =
+                "/" + segments.joined(separator: "/")
                 + (path.hasSuffix("/") && !extra.isEmpty ? "/" : "")
         }
         if !query.isEmpty {

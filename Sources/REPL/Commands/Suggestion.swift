@@ -16,7 +16,8 @@ enum Suggestion {
     /// Damerau–Levenshtein distance (optimal string alignment): insertions, deletions,
     /// substitutions and swaps of neighbours each count one.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previousPrevious = [Int](repeating: 0, count: b.count + 1)

@@ -53,8 +53,9 @@ private func completeCommandWord(_ text: UnsafePointer<CChar>?, _ start: Int32, 
     guard let first = matches.first else { return nil }
     let common = matches.dropFirst().reduce(first) { String($0.commonPrefix(with: $1)) }
     let entries = [matches.count == 1 ? first : common] + (matches.count == 1 ? [] : matches)
-    guard let array = malloc(MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * (entries.count + 1))?
-        .bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: entries.count + 1)
+    guard
+        let array = malloc(MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * (entries.count + 1))?
+            .bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: entries.count + 1)
     else { return nil }
     for (index, entry) in entries.enumerated() { array[index] = strdup(entry) }
     array[entries.count] = nil

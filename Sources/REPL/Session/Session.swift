@@ -91,7 +91,8 @@ final class Session {
             } else {
                 let width = String(history.entries.count).count
                 for (index, entry) in history.entries.enumerated() {
-                    console.out(String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  \(entry)")
+                    console.out(
+                        String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  \(entry)")
                 }
             }
         case "quit", "exit":
@@ -108,21 +109,27 @@ final class Session {
         guard let topic = arguments.first else {
             if options.json {
                 let commands = CommandCatalog.all.map { command -> JSONValue in
-                    .object(["name": .string(command.name), "usage": .string(command.usage), "summary": .string(command.summary)])
+                    .object([
+                        "name": .string(command.name), "usage": .string(command.usage),
+                        "summary": .string(command.summary),
+                    ])
                 }
                 emit(json: .object(["commands": .array(commands)]))
             } else {
-                console.out("Commands:\n" + CommandCatalog.overview + "\n\nType \"help <command>\" for its usage and an example.")
+                console.out(
+                    "Commands:\n" + CommandCatalog.overview
+                        + "\n\nType \"help <command>\" for its usage and an example.")
             }
             return
         }
         guard arguments.count == 1 else { throw CommandError.usage("help takes one command name, like \"help quit\"") }
         guard let command = CommandCatalog.command(named: topic) else { throw CommandError.unknownCommand(topic) }
         if options.json {
-            emit(json: .object([
-                "name": .string(command.name), "usage": .string(command.usage),
-                "summary": .string(command.summary), "example": .string(command.example),
-            ]))
+            emit(
+                json: .object([
+                    "name": .string(command.name), "usage": .string(command.usage),
+                    "summary": .string(command.summary), "example": .string(command.example),
+                ]))
         } else {
             console.out("usage: \(command.usage)\n\(command.summary)\nexample: \(command.example)")
         }

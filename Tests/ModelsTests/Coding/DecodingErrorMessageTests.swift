@@ -31,7 +31,9 @@ struct DecodingErrorMessageTests {
 
     @Test("a type mismatch names the path, the expected type and what was found")
     func typeMismatch() {
-        #expect(message(decoding: items(#"{"id":"d","date_published":20210313}"#)) == "items[3].date_published: expected String, found number")
+        #expect(
+            message(decoding: items(#"{"id":"d","date_published":20210313}"#))
+                == "items[3].date_published: expected String, found number")
     }
 
     @Test("a missing key names the object it is missing from")
@@ -41,7 +43,9 @@ struct DecodingErrorMessageTests {
 
     @Test("a null where a value is required says so")
     func nullValue() {
-        #expect(message(decoding: items(#"{"id":null,"date_published":"x"}"#)) == "items[3].id: expected String, found null")
+        #expect(
+            message(decoding: items(#"{"id":null,"date_published":"x"}"#)) == "items[3].id: expected String, found null"
+        )
     }
 
     @Test("a wrong container type reads as array or object")
@@ -99,6 +103,7 @@ struct DecodingErrorMessageTests {
         }
         #expect(DecodingError.pathDescription([]) == "(root)")
         #expect(DecodingError.pathDescription([Key(intValue: 0), Key(stringValue: "a")]) == "[0].a")
-        #expect(DecodingError.pathDescription([Key(stringValue: "a"), Key(intValue: 2), Key(intValue: 5)]) == "a[2][5]")
+        #expect(
+            DecodingError.pathDescription([Key(stringValue: "a"), Key(intValue: 2), Key(intValue: 5)]) == "a[2][5]")
     }
 }

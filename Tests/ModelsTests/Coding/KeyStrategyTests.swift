@@ -27,7 +27,10 @@ struct KeyStrategyTests {
     func snakeCase() throws {
         let json = #"{"article_title":"Hello","date_published":"2021-03-13T09:00:00Z","feed_id":7}"#
         let payload = try JSONCoding.decoder().decode(ArticlePayload.self, from: Data(json.utf8))
-        #expect(payload == ArticlePayload(articleTitle: "Hello", datePublished: Date(timeIntervalSince1970: 1_615_626_000), feedId: 7))
+        #expect(
+            payload
+                == ArticlePayload(
+                    articleTitle: "Hello", datePublished: Date(timeIntervalSince1970: 1_615_626_000), feedId: 7))
         #expect(String(decoding: try JSONCoding.encoder().encode(payload), as: UTF8.self) == json)
     }
 
@@ -51,23 +54,29 @@ struct KeyStrategyTests {
             householdName: "The Smiths", primaryContact: .init(fullName: "Jo Smith", phoneNumber: "555-0100"),
             otherContacts: [.init(fullName: "Sam Smith", phoneNumber: "555-0101")])
         let data = try JSONCoding.encoder(keys: .convertToUpperSnakeCase).encode(household)
-        let expected = #"{"HOUSEHOLD_NAME":"The Smiths","OTHER_CONTACTS":[{"FULL_NAME":"Sam Smith","PHONE_NUMBER":"555-0101"}],"PRIMARY_CONTACT":{"FULL_NAME":"Jo Smith","PHONE_NUMBER":"555-0100"}}"#
+        let expected =
+            #"{"HOUSEHOLD_NAME":"The Smiths","OTHER_CONTACTS":[{"FULL_NAME":"Sam Smith","PHONE_NUMBER":"555-0101"}],"PRIMARY_CONTACT":{"FULL_NAME":"Jo Smith","PHONE_NUMBER":"555-0100"}}"#
         #expect(String(decoding: data, as: UTF8.self) == expected)
-        #expect(try JSONCoding.decoder(keys: .convertFromUpperSnakeCase).decode(Household.self, from: data) == household)
+        #expect(
+            try JSONCoding.decoder(keys: .convertFromUpperSnakeCase).decode(Household.self, from: data) == household)
     }
 
-    @Test("UPPER_SNAKE conversion rules", arguments: [
-        ("FULL_NAME", "fullName"), ("NAME", "name"), ("A_B_C", "aBC"), ("_PRIVATE_KEY", "_privateKey"),
-        ("TRAILING_", "trailing_"), ("alreadyCamel", "alreadyCamel"), ("__", "__"), ("ID2_VALUE", "id2Value"),
-    ])
+    @Test(
+        "UPPER_SNAKE conversion rules",
+        arguments: [
+            ("FULL_NAME", "fullName"), ("NAME", "name"), ("A_B_C", "aBC"), ("_PRIVATE_KEY", "_privateKey"),
+            ("TRAILING_", "trailing_"), ("alreadyCamel", "alreadyCamel"), ("__", "__"), ("ID2_VALUE", "id2Value"),
+        ])
     func upperSnakeToCamel(input: String, expected: String) {
         #expect(UpperSnakeCase.camelCase(fromUpperSnake: input) == expected)
     }
 
-    @Test("camelCase to UPPER_SNAKE conversion rules", arguments: [
-        ("fullName", "FULL_NAME"), ("name", "NAME"), ("articleURL", "ARTICLE_URL"), ("urlString", "URL_STRING"),
-        ("URLString", "URL_STRING"), ("feed2Title", "FEED2_TITLE"),
-    ])
+    @Test(
+        "camelCase to UPPER_SNAKE conversion rules",
+        arguments: [
+            ("fullName", "FULL_NAME"), ("name", "NAME"), ("articleURL", "ARTICLE_URL"), ("urlString", "URL_STRING"),
+            ("URLString", "URL_STRING"), ("feed2Title", "FEED2_TITLE"),
+        ])
     func camelToUpperSnake(input: String, expected: String) {
         #expect(UpperSnakeCase.upperSnake(fromCamelCase: input) == expected)
     }

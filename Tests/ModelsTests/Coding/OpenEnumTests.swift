@@ -6,7 +6,8 @@ import Testing
 struct OpenEnumTests {
     @Test("known raw values decode to their cases")
     func knownValues() throws {
-        let formats = try JSONDecoder().decode([FeedFormat].self, from: Data(#"["rss2.0","atom1.0","jsonfeed1.1"]"#.utf8))
+        let formats = try JSONDecoder().decode(
+            [FeedFormat].self, from: Data(#"["rss2.0","atom1.0","jsonfeed1.1"]"#.utf8))
         #expect(formats == [.rss20, .atom10, .jsonFeed11])
         #expect(formats.allSatisfy { $0.isKnown })
     }

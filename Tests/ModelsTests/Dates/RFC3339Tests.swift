@@ -7,11 +7,13 @@ struct RFC3339Tests {
     /// 2021-03-13T09:00:00Z
     let reference = Date(timeIntervalSince1970: 1_615_626_000)
 
-    @Test("reads the forms feeds and APIs publish", arguments: [
-        "2021-03-13T09:00:00Z", "2021-03-13t09:00:00z", "2021-03-13 09:00:00Z", "2021-03-13T09:00Z",
-        "2021-03-13T10:00:00+01:00", "2021-03-13T04:00:00-0500", "2021-03-13T14:30:00+05:30",
-        "2021-03-13T09:00:00", "  2021-03-13T09:00:00Z ", "2021-03-13T11:00:00+02",
-    ])
+    @Test(
+        "reads the forms feeds and APIs publish",
+        arguments: [
+            "2021-03-13T09:00:00Z", "2021-03-13t09:00:00z", "2021-03-13 09:00:00Z", "2021-03-13T09:00Z",
+            "2021-03-13T10:00:00+01:00", "2021-03-13T04:00:00-0500", "2021-03-13T14:30:00+05:30",
+            "2021-03-13T09:00:00", "  2021-03-13T09:00:00Z ", "2021-03-13T11:00:00+02",
+        ])
     func parses(text: String) {
         #expect(RFC3339.date(from: text) == reference)
     }
@@ -27,10 +29,12 @@ struct RFC3339Tests {
         #expect(RFC3339.date(from: "2021-03-13") == Date(timeIntervalSince1970: 1_615_593_600))
     }
 
-    @Test("rejects what is not a timestamp", arguments: [
-        "", "yesterday", "2021-13-01", "2021-02-29", "2021-03-13T25:00:00Z", "2021-03-13T09:00:00X",
-        "13 Mar 2021", "2021-03-13T09", "2021-03-13T09:00:00Z trailing",
-    ])
+    @Test(
+        "rejects what is not a timestamp",
+        arguments: [
+            "", "yesterday", "2021-13-01", "2021-02-29", "2021-03-13T25:00:00Z", "2021-03-13T09:00:00X",
+            "13 Mar 2021", "2021-03-13T09", "2021-03-13T09:00:00Z trailing",
+        ])
     func rejects(text: String) {
         #expect(RFC3339.date(from: text) == nil)
     }

@@ -19,12 +19,17 @@ struct DomainValueTests {
     func tokenDecodes() throws {
         let json = #"{"access_token":"abc","refresh_token":"def","expires_at":"2026-11-22T10:00:00Z"}"#
         let token = try JSONCoding.decoder().decode(Token.self, from: Data(json.utf8))
-        #expect(token == Token(accessToken: "abc", refreshToken: "def", expiresAt: RFC3339.date(from: "2026-11-22T10:00:00Z")))
+        #expect(
+            token
+                == Token(accessToken: "abc", refreshToken: "def", expiresAt: RFC3339.date(from: "2026-11-22T10:00:00Z"))
+        )
     }
 
-    @Test("refresh results read and write SPEC's last_result strings", arguments: [
-        (RefreshResult.ok, "ok"), (.notModified, "not_modified"), (.failed(reason: "HTTP 404"), "error: HTTP 404"),
-    ])
+    @Test(
+        "refresh results read and write SPEC's last_result strings",
+        arguments: [
+            (RefreshResult.ok, "ok"), (.notModified, "not_modified"), (.failed(reason: "HTTP 404"), "error: HTTP 404"),
+        ])
     func refreshResultText(result: RefreshResult, text: String) throws {
         #expect(result.description == text)
         #expect(RefreshResult(text) == result)
@@ -39,7 +44,9 @@ struct DomainValueTests {
             link: URL(string: "https://example.com/hello"), published: RFC3339.date(from: "2021-03-13T09:00:00Z"),
             authors: [Author(name: "Jo", email: "jo@example.com")], summary: "Hi", contentHTML: "<p>Hi</p>",
             categories: ["news"],
-            enclosures: [Enclosure(url: URL(string: "https://example.com/a.mp3")!, mimeType: "audio/mpeg", length: 1234)])
+            enclosures: [
+                Enclosure(url: URL(string: "https://example.com/a.mp3")!, mimeType: "audio/mpeg", length: 1234)
+            ])
         let data = try JSONCoding.encoder().encode(article)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains(#""enclosures":[{"length":1234,"type":"audio/mpeg","url":"https://example.com/a.mp3"}]"#))

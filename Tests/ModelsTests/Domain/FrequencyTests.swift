@@ -117,8 +117,10 @@ struct FrequencyTests {
         let daily = try Frequency(count: 1, unit: .day)
         let weekly = try Frequency(count: 1, unit: .week)
         // Spring forward: Europe on 2026-03-29, the US on 2026-03-08. Fall back: Oct 25 / Nov 1.
-        for (before, after) in [("2026-03-28", "2026-03-29"), ("2026-03-07", "2026-03-08"),
-                                ("2026-10-24", "2026-10-25"), ("2026-10-31", "2026-11-01")] {
+        for (before, after) in [
+            ("2026-03-28", "2026-03-29"), ("2026-03-07", "2026-03-08"),
+            ("2026-10-24", "2026-10-25"), ("2026-10-31", "2026-11-01"),
+        ] {
             let due = date(before + "T08:00", in: local)
             let next = daily.nextDueDate(after: due, completedAt: due, calendar: local)
             #expect(next == date(after + "T08:00", in: local))
@@ -137,6 +139,7 @@ struct FrequencyTests {
         let due = date("2026-11-22", in: tokyo)
         // 23:30 UTC on the 22nd is already the 23rd in Tokyo: the 23rd's occurrence is done.
         let completion = date("2026-11-22T23:30", in: utc)
-        #expect(daily.nextDueDate(after: due, completedAt: completion, calendar: tokyo) == date("2026-11-24", in: tokyo))
+        #expect(
+            daily.nextDueDate(after: due, completedAt: completion, calendar: tokyo) == date("2026-11-24", in: tokyo))
     }
 }

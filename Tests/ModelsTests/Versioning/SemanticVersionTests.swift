@@ -4,18 +4,22 @@ import Testing
 
 @Suite("SemanticVersion")
 struct SemanticVersionTests {
-    @Test("parses every accepted form", arguments: [
-        ("1", "1.0.0"), ("1.2", "1.2.0"), ("1.2.3", "1.2.3"), ("1.2.3-beta.1", "1.2.3-beta.1"),
-        ("v1.2", "1.2.0"), ("V2", "2.0.0"), (" 1.0.0 ", "1.0.0"), ("1.2.3+build.5", "1.2.3+build.5"),
-        ("1.0.0-rc.1+exp.sha.5114f85", "1.0.0-rc.1+exp.sha.5114f85"),
-    ])
+    @Test(
+        "parses every accepted form",
+        arguments: [
+            ("1", "1.0.0"), ("1.2", "1.2.0"), ("1.2.3", "1.2.3"), ("1.2.3-beta.1", "1.2.3-beta.1"),
+            ("v1.2", "1.2.0"), ("V2", "2.0.0"), (" 1.0.0 ", "1.0.0"), ("1.2.3+build.5", "1.2.3+build.5"),
+            ("1.0.0-rc.1+exp.sha.5114f85", "1.0.0-rc.1+exp.sha.5114f85"),
+        ])
     func parses(input: String, normalised: String) throws {
         #expect(try SemanticVersion(input).description == normalised)
     }
 
-    @Test("rejects malformed strings with an error that quotes the input", arguments: [
-        "", "v", "1.", ".1", "1..2", "1.2.3.4", "1.x", "-1.0", "1.0-", "1.0+", "1.0.0-beta..1", "one", "1.0 beta",
-    ])
+    @Test(
+        "rejects malformed strings with an error that quotes the input",
+        arguments: [
+            "", "v", "1.", ".1", "1..2", "1.2.3.4", "1.x", "-1.0", "1.0-", "1.0+", "1.0.0-beta..1", "one", "1.0 beta",
+        ])
     func rejects(input: String) {
         #expect(throws: ModelError.invalidVersion(input)) { try SemanticVersion(input) }
         let message = ModelError.invalidVersion(input).errorDescription ?? ""

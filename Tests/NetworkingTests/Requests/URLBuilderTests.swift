@@ -8,10 +8,12 @@ struct URLBuilderTests {
         try URLBuilder(baseURL: #require(URL(string: base))).url(path: path, query: query).absoluteString
     }
 
-    @Test("joins base and path whatever the slashes", arguments: [
-        ("https://api.example.com/v1", "feeds/7"), ("https://api.example.com/v1/", "feeds/7"),
-        ("https://api.example.com/v1", "/feeds/7"), ("https://api.example.com/v1/", "/feeds/7"),
-    ])
+    @Test(
+        "joins base and path whatever the slashes",
+        arguments: [
+            ("https://api.example.com/v1", "feeds/7"), ("https://api.example.com/v1/", "feeds/7"),
+            ("https://api.example.com/v1", "/feeds/7"), ("https://api.example.com/v1/", "/feeds/7"),
+        ])
     func joinsPaths(base: String, path: String) throws {
         #expect(try url(base, path) == "https://api.example.com/v1/feeds/7")
     }
@@ -32,13 +34,15 @@ struct URLBuilderTests {
 
     @Test("appends to a query the base already has")
     func existingQuery() throws {
-        #expect(try url("https://example.com/feed?format=rss", "", [URLQueryItem(name: "page", value: "2")])
-            == "https://example.com/feed?format=rss&page=2")
+        #expect(
+            try url("https://example.com/feed?format=rss", "", [URLQueryItem(name: "page", value: "2")])
+                == "https://example.com/feed?format=rss&page=2")
     }
 
     @Test("an absolute http(s) path replaces the base")
     func absolutePath() throws {
-        #expect(try url("https://api.example.com/v1", "https://cdn.example.com/a.json") == "https://cdn.example.com/a.json")
+        #expect(
+            try url("https://api.example.com/v1", "https://cdn.example.com/a.json") == "https://cdn.example.com/a.json")
     }
 
     @Test("an endpoint carries its method, path and query")

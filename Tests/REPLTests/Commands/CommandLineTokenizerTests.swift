@@ -4,17 +4,22 @@ import Testing
 
 @Suite("Command line tokenizer")
 struct CommandLineTokenizerTests {
-    @Test("splits on spaces and groups quoted words", arguments: [
-        (#"task add "Take out the bins" --every 1 week"#, ["task", "add", "Take out the bins", "--every", "1", "week"]),
-        ("feed   list", ["feed", "list"]),
-        (#"config get 'features.fullTextSearch'"#, ["config", "get", "features.fullTextSearch"]),
-        (#"say "she said \"hi\"""#, ["say", #"she said "hi""#]),
-        (#"say 'a \ b'"#, ["say", #"a \ b"#]),
-        (#"path a\ b"#, ["path", "a b"]),
-        (#"empty "" ''"#, ["empty", "", ""]),
-        (#"glued"word"s"#, ["gluedwords"]),
-        ("   ", []),
-    ])
+    @Test(
+        "splits on spaces and groups quoted words",
+        arguments: [
+            (
+                #"task add "Take out the bins" --every 1 week"#,
+                ["task", "add", "Take out the bins", "--every", "1", "week"]
+            ),
+            ("feed   list", ["feed", "list"]),
+            (#"config get 'features.fullTextSearch'"#, ["config", "get", "features.fullTextSearch"]),
+            (#"say "she said \"hi\"""#, ["say", #"she said "hi""#]),
+            (#"say 'a \ b'"#, ["say", #"a \ b"#]),
+            (#"path a\ b"#, ["path", "a b"]),
+            (#"empty "" ''"#, ["empty", "", ""]),
+            (#"glued"word"s"#, ["gluedwords"]),
+            ("   ", []),
+        ])
     func splits(line: String, words: [String]) throws {
         #expect(try CommandLineTokenizer.words(line) == words)
     }
@@ -27,15 +32,20 @@ struct CommandLineTokenizerTests {
         #expect(throws: CommandLineTokenizer.TokenizeError.unbalancedQuote("'")) {
             try CommandLineTokenizer.words("feed rename 1 'News")
         }
-        #expect(throws: CommandLineTokenizer.TokenizeError.danglingEscape) { try CommandLineTokenizer.words(#"help \"#) }
+        #expect(throws: CommandLineTokenizer.TokenizeError.danglingEscape) {
+            try CommandLineTokenizer.words(#"help \"#)
+        }
     }
 }
 
 @Suite("Did-you-mean suggestions")
 struct SuggestionTests {
-    @Test("typos find the nearest command", arguments: [
-        ("hlep", "help"), ("hepl", "help"), ("qiut", "quit"), ("exti", "exit"), ("histroy", "history"), ("hist", "history"),
-    ])
+    @Test(
+        "typos find the nearest command",
+        arguments: [
+            ("hlep", "help"), ("hepl", "help"), ("qiut", "quit"), ("exti", "exit"), ("histroy", "history"),
+            ("hist", "history"),
+        ])
     func nearest(typo: String, expected: String) {
         #expect(Suggestion.nearest(to: typo, in: CommandCatalog.words) == expected)
     }

@@ -21,7 +21,10 @@ struct ExecutableTests {
     func help() throws {
         let result = try TidingsBinary.run(["--help"])
         #expect(result.status == 0)
-        for word in ["--home", "--db", "--config-url", "--app-version", "--json", "--no-color", "--keep-going", "-c", "help [command]", "quit"] {
+        for word in [
+            "--home", "--db", "--config-url", "--app-version", "--json", "--no-color", "--keep-going", "-c",
+            "help [command]", "quit",
+        ] {
             #expect(result.out.contains(word), "missing \(word)")
         }
     }

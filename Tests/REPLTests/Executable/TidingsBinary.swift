@@ -12,10 +12,13 @@ enum TidingsBinary {
     /// Where `swift build` put the executable: `$TIDINGS_BIN`, else beside the test bundle.
     static var url: URL? {
         var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["TIDINGS_BIN"] { candidates.append(URL(fileURLWithPath: path)) }
+        if let path = ProcessInfo.processInfo.environment["TIDINGS_BIN"] {
+            candidates.append(URL(fileURLWithPath: path))
+        }
         if let test = Bundle.main.executableURL {
             candidates.append(test.deletingLastPathComponent().appendingPathComponent("tidings"))
-            candidates.append(test.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("tidings"))
+            candidates.append(
+                test.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("tidings"))
         }
         candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("tidings"))
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
@@ -39,7 +42,9 @@ enum TidingsBinary {
         env.removeValue(forKey: "TIDINGS_HOME")
         env.merge(environment) { _, new in new }
         process.environment = env
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr

@@ -51,7 +51,8 @@ struct HistoryStoreTests {
 struct HomeLocationTests {
     @Test("--home wins over the environment")
     func flagWins() {
-        let home = HomeLocation(home: "/tmp/a", database: nil, environment: ["TIDINGS_HOME": "/tmp/b", "XDG_DATA_HOME": "/tmp/c"])
+        let home = HomeLocation(
+            home: "/tmp/a", database: nil, environment: ["TIDINGS_HOME": "/tmp/b", "XDG_DATA_HOME": "/tmp/c"])
         #expect(home.directory.path == "/tmp/a")
         #expect(home.databaseURL.path == "/tmp/a/tidings.sqlite")
         #expect(home.historyURL.path == "/tmp/a/history")
@@ -59,14 +60,24 @@ struct HomeLocationTests {
 
     @Test("then $TIDINGS_HOME, then $XDG_DATA_HOME/tidings, then ~/.local/share/tidings")
     func precedence() {
-        #expect(HomeLocation(home: nil, database: nil, environment: ["TIDINGS_HOME": "/tmp/b", "XDG_DATA_HOME": "/tmp/c"]).directory.path == "/tmp/b")
-        #expect(HomeLocation(home: nil, database: nil, environment: ["XDG_DATA_HOME": "/tmp/c"]).directory.path == "/tmp/c/tidings")
-        #expect(HomeLocation(home: nil, database: nil, environment: [:], userHome: "/home/jo").directory.path == "/home/jo/.local/share/tidings")
-        #expect(HomeLocation(home: "", database: nil, environment: ["TIDINGS_HOME": ""], userHome: "/home/jo").directory.path == "/home/jo/.local/share/tidings")
+        #expect(
+            HomeLocation(home: nil, database: nil, environment: ["TIDINGS_HOME": "/tmp/b", "XDG_DATA_HOME": "/tmp/c"])
+                .directory.path == "/tmp/b")
+        #expect(
+            HomeLocation(home: nil, database: nil, environment: ["XDG_DATA_HOME": "/tmp/c"]).directory.path
+                == "/tmp/c/tidings")
+        #expect(
+            HomeLocation(home: nil, database: nil, environment: [:], userHome: "/home/jo").directory.path
+                == "/home/jo/.local/share/tidings")
+        #expect(
+            HomeLocation(home: "", database: nil, environment: ["TIDINGS_HOME": ""], userHome: "/home/jo").directory
+                .path == "/home/jo/.local/share/tidings")
     }
 
     @Test("--db puts the database elsewhere")
     func databaseFlag() {
-        #expect(HomeLocation(home: "/tmp/a", database: "/tmp/x.sqlite", environment: [:]).databaseURL.path == "/tmp/x.sqlite")
+        #expect(
+            HomeLocation(home: "/tmp/a", database: "/tmp/x.sqlite", environment: [:]).databaseURL.path
+                == "/tmp/x.sqlite")
     }
 }

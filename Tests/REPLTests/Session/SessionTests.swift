@@ -40,7 +40,10 @@ struct SessionTests {
         -> (Session, Transcript)
     {
         let transcript = Transcript()
-        return (Session(options: .init(json: json, keepGoing: keepGoing), console: transcript.console, history: history), transcript)
+        return (
+            Session(options: .init(json: json, keepGoing: keepGoing), console: transcript.console, history: history),
+            transcript
+        )
     }
 
     @Test("blank lines and comments are skipped")
@@ -92,7 +95,9 @@ struct SessionTests {
         #expect(session.execute("help") == .proceed)
         for command in CommandCatalog.all { #expect(transcript.out[0].contains(command.usage)) }
         #expect(session.execute("HELP history") == .proceed)
-        #expect(transcript.out[1] == "usage: history\n\(CommandCatalog.command(named: "history")!.summary)\nexample: history")
+        #expect(
+            transcript.out[1]
+                == "usage: history\n\(CommandCatalog.command(named: "history")!.summary)\nexample: history")
         #expect(session.execute("help nope") == .failed(1))
         #expect(session.execute("help quit extra") == .failed(1))
     }

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Reads the package's own sources and checks every `import` against DESIGN.md's module graph.
+@Suite("Module graph")
+struct ModuleGraphTests {
+    /// What each module may import besides the system (Foundation, Glibc, Dispatch, …).
+    static let allowed: [String: Set<String>] = [
+        "Models": [],
+        "Networking": ["Models"],
+        "Storage": ["Models", "GRDB"],
+        "Config": ["Models", "Networking"],
+        "Feed": ["Models", "Networking", "Storage"],
+        "REPL": ["Models", "Networking", "Storage", "Config", "Feed", "CLibEdit", "ArgumentParser", "Logging"],
+    ]
+
+    static let system: Set<String> = [
+        "Foundation", "FoundationNetworking", "FoundationXML", "Glibc", "Darwin", "Dispatch", "Synchronization",
+    ]
+
+    static var sourcesDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+    }
+
+    /// The modules `file` imports, whatever access level the import has.
+    static func imports(of file: URL) throws -> Set<String> {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        var modules: Set<String> = []
+        for line in text.split(separator: "\n") {
+            let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
+            guard let index = words.firstIndex(of: "import"), index <= 2,
+                words[..<index].allSatisfy({
+                    ["public", "package", "internal", "private", "fileprivate", "@testable"].contains($0)
+                }),
+                index + 1 < words.count
+            else { continue }
+            modules.insert(String(words[index + 1].split(separator: ".")[0]))
+        }
+        return modules
+    }
+
+    /// Every Swift file below a module's source folder.
+    static func swiftFiles(of module: String) -> [URL] {
+        let directory = sourcesDirectory.appendingPathComponent(module)
+        let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+        return (enumerator?.allObjects ?? []).compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+    }
+
+    @Test("each module imports only what the design allows", arguments: allowed.keys.sorted())
+    func importsFollowTheGraph(module: String) throws {
+        let files = Self.swiftFiles(of: module)
+        #expect(!files.isEmpty, "no sources found for \(module)")
+        let allowed = Self.allowed[module, default: []].union(Self.system)
+        for file in files {
+            let extra = try Self.imports(of: file).subtracting(allowed)
+            #expect(extra.isEmpty, "\(file.lastPathComponent) imports \(extra.sorted()), which \(module) may not")
+        }
+    }
+
+    @Test("nothing imports the REPL")
+    func nothingImportsREPL() throws {
+        for module in Self.allowed.keys where module != "REPL" {
+            for file in Self.swiftFiles(of: module) {
+                #expect(try !Self.imports(of: file).contains("REPL"), "\(file.lastPathComponent) imports REPL")
+            }
+        }
+    }
+
+    @Test("the import reader sees every form of import")
+    func readerSeesImports() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("imports-\(UUID().uuidString).swift")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(
+            "import Foundation\ninternal import GRDB\n@testable import REPL\npublic import Models.Sub\n// import Nope\n"
+                .utf8
+        ).write(to: file)
+        #expect(try Self.imports(of: file) == ["Foundation", "GRDB", "REPL", "Models"])
+    }
+}
