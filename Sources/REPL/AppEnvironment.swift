@@ -43,6 +43,16 @@ struct AppEnvironment {
         logger.debug("opened database", metadata: ["path": "\(home.databaseURL.path)"])
     }
 
+    /// The banner shown when the configuration's minimum version is above `appVersion`;
+    /// `nil` when this version may run.
+    func updateBanner(appVersion: SemanticVersion) -> String? {
+        guard config.isUpdateRequired(appVersion: appVersion), let minimum = try? config.minimumVersion() else {
+            return nil
+        }
+        return
+            "*** Update required: this is Tidings \(appVersion), and the configuration requires \(minimum) or later. ***"
+    }
+
     /// A logger writing to standard error at the level named by `TIDINGS_LOG` (default: warning).
     static func makeLogger(environment: [String: String]) -> Logger {
         var logger = Logger(label: "tidings") { label in StreamLogHandler.standardError(label: label) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Models
 
 #if canImport(Glibc)
     import Glibc
@@ -76,6 +77,18 @@ struct TidingsCommand: ParsableCommand {
         }
     }
 
+    mutating func validate() throws {
+        if let appVersion, (try? SemanticVersion(appVersion)) == nil {
+            throw ValidationError("--app-version \"\(appVersion)\" is not a version like 1.2.3")
+        }
+        if let configURL {
+            let scheme = URL(string: configURL)?.scheme?.lowercased()
+            guard let scheme, ["http", "https", "file"].contains(scheme) else {
+                throw ValidationError("--config-url \"\(configURL)\" is not an http, https or file URL")
+            }
+        }
+    }
+
     mutating func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let logger = AppEnvironment.makeLogger(environment: environment)
@@ -89,6 +102,8 @@ struct TidingsCommand: ParsableCommand {
         }
         let session = Session(
             options: .init(json: json, keepGoing: keepGoing), console: .standard, history: app.history)
+        let version = (try? SemanticVersion(appVersion ?? Self.version)) ?? SemanticVersion(major: 0)
+        if let banner = app.updateBanner(appVersion: version) { Console.standard.err(banner) }
 
         let status: Int32
         if !commands.isEmpty {

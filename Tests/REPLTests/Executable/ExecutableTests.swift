@@ -162,3 +162,29 @@ struct InteractiveTests {
         #expect(terminal.exitStatus() == 0)
     }
 }
+
+@Suite("tidings flags", .serialized)
+struct FlagTests {
+    @Test("a malformed --app-version or --config-url is a usage error with status 2")
+    func malformedFlags() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let version = try TidingsBinary.run(["--home", home.path, "--app-version", "one.two", "-c", "help"])
+        #expect(version.status == 2)
+        #expect(version.err.contains(#"--app-version "one.two""#))
+        let url = try TidingsBinary.run(["--home", home.path, "--config-url", "ftp://x", "-c", "help"])
+        #expect(url.status == 2)
+        #expect(url.err.contains("--config-url"))
+    }
+
+    @Test("an app version below the bundled minimum shows the update banner; at or above it, none")
+    func updateBanner() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let old = try TidingsBinary.run(["--home", home.path, "--app-version", "0.9", "-c", "help"])
+        #expect(old.status == 0)
+        #expect(old.err.contains("Update required"))
+        let current = try TidingsBinary.run(["--home", home.path, "--app-version", "1.0", "-c", "help"])
+        #expect(!current.err.contains("Update required"))
+    }
+}
