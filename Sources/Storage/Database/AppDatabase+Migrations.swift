@@ -2,17 +2,130 @@ internal import GRDB
 
 extension AppDatabase {
     /// Every schema change, in order. Never edit a migration that has shipped: add a new one.
+    ///
+    /// Dates are stored as seconds since 1970 (REAL): they sort and compare as numbers and cost
+    /// no formatting on the merge path.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: config cache") { db in
-            try db.create(table: "configCache") { table in
-                table.primaryKey("id", .integer).check { $0 == 1 }
-                table.column("body", .blob).notNull()
-                table.column("etag", .text)
-                table.column("lastModified", .text)
-                table.column("fetchedAt", .datetime).notNull()
-            }
+        migrator.registerMigration("v1") { db in
+            try createFeedTables(db)
+            try createArticleSearch(db)
+            try createTaskTables(db)
+            try createCacheTables(db)
         }
         return migrator
+    }
+
+    private static func createFeedTables(_ db: Database) throws {
+        try db.create(table: "feed") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("url", .text).notNull().unique()
+            table.column("title", .text).notNull()
+            table.column("homePageURL", .text)
+            table.column("format", .text)
+            table.column("etag", .text)
+            table.column("lastModified", .text)
+            table.column("contentHash", .text)
+            table.column("lastResult", .text)
+            table.column("lastRefreshedAt", .double)
+        }
+        try db.create(table: "article") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("feedId", .integer).notNull().references("feed", onDelete: .cascade)
+            table.column("uniqueId", .text).notNull().check { length($0) > 0 }
+            table.column("externalId", .text)
+            table.column("title", .text)
+            table.column("link", .text)
+            table.column("externalLink", .text)
+            table.column("published", .double)
+            table.column("updated", .double)
+            // published ?? updated ?? arrival: what lists sort by, never NULL.
+            table.column("sortDate", .double).notNull()
+            table.column("authors", .text)  // JSON array, NULL when empty
+            table.column("summary", .text)
+            table.column("contentHtml", .text)
+            table.column("contentText", .text)
+            table.column("categories", .text)  // JSON array, NULL when empty
+            table.column("enclosures", .text)  // JSON array, NULL when empty
+            table.uniqueKey(["feedId", "uniqueId"])
+        }
+        try db.create(index: "article_feed_sortDate", on: "article", columns: ["feedId", "sortDate"])
+        try db.create(index: "article_sortDate", on: "article", columns: ["sortDate"])
+        // Statuses are keyed by the article's stable identity, not its row, so they outlive the
+        // article (retention) and a returning article keeps its read state.
+        try db.create(table: "articleStatus") { table in
+            table.column("feedId", .integer).notNull().references("feed", onDelete: .cascade)
+            table.column("uniqueId", .text).notNull()
+            table.column("isRead", .boolean).notNull().defaults(to: false)
+            table.column("isStarred", .boolean).notNull().defaults(to: false)
+            table.column("arrivedAt", .double).notNull()
+            table.primaryKey(["feedId", "uniqueId"])
+        }
+        try db.create(index: "articleStatus_starred", on: "articleStatus", columns: ["isStarred"])
+    }
+
+    /// Full-text search over article titles and text. A contentless FTS5 table (the text lives
+    /// once, in `article`) kept in sync by triggers; a delete must repeat the indexed values.
+    private static func createArticleSearch(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE VIRTUAL TABLE articleSearch USING fts5(
+                    title, body, content='', tokenize='unicode61 remove_diacritics 2');
+                CREATE TRIGGER article_search_insert AFTER INSERT ON article BEGIN
+                    INSERT INTO articleSearch(rowid, title, body)
+                    VALUES (new.id, coalesce(new.title, ''), coalesce(new.contentText, new.summary, ''));
+                END;
+                CREATE TRIGGER article_search_delete AFTER DELETE ON article BEGIN
+                    INSERT INTO articleSearch(articleSearch, rowid, title, body)
+                    VALUES ('delete', old.id, coalesce(old.title, ''), coalesce(old.contentText, old.summary, ''));
+                END;
+                CREATE TRIGGER article_search_update AFTER UPDATE OF title, contentText, summary ON article BEGIN
+                    INSERT INTO articleSearch(articleSearch, rowid, title, body)
+                    VALUES ('delete', old.id, coalesce(old.title, ''), coalesce(old.contentText, old.summary, ''));
+                    INSERT INTO articleSearch(rowid, title, body)
+                    VALUES (new.id, coalesce(new.title, ''), coalesce(new.contentText, new.summary, ''));
+                END;
+                """)
+    }
+
+    private static func createTaskTables(_ db: Database) throws {
+        try db.create(table: "task") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("name", .text).notNull().check(sql: "length(trim(name)) > 0")
+            table.column("note", .text)
+            table.column("dueDate", .double)
+            table.column("frequencyCount", .integer).check { $0 >= 1 }
+            table.column("frequencyUnit", .text).check { ["day", "week", "month", "year"].contains($0) }
+            table.column("isDone", .boolean).notNull().defaults(to: false)
+            table.column("articleId", .integer).references("article", onDelete: .setNull)
+            table.column("createdAt", .double).notNull()
+            table.column("modifiedAt", .double).notNull()
+            table.check(sql: "(frequencyCount IS NULL) = (frequencyUnit IS NULL)")
+        }
+        try db.create(index: "task_open_due", on: "task", columns: ["isDone", "dueDate"])
+        try db.create(table: "taskCompletion") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("taskId", .integer).notNull().indexed().references("task", onDelete: .cascade)
+            table.column("dueDate", .double)
+            table.column("completedAt", .double).notNull()
+        }
+    }
+
+    private static func createCacheTables(_ db: Database) throws {
+        try db.create(table: "configCache") { table in
+            table.primaryKey("id", .integer).check { $0 == 1 }
+            table.column("body", .blob).notNull()
+            table.column("etag", .text)
+            table.column("lastModified", .text)
+            table.column("fetchedAt", .double).notNull()
+        }
+        try db.create(table: "httpCache") { table in
+            table.primaryKey("url", .text)
+            table.column("body", .blob).notNull()
+            table.column("etag", .text)
+            table.column("lastModified", .text)
+            table.column("maxAge", .double)
+            table.column("storedAt", .double).notNull()
+        }
     }
 }

@@ -1,22 +1,39 @@
 import Foundation
 internal import GRDB
 
-/// The one database Tidings keeps: opens the file, configures SQLite, and runs the migrations.
+/// The one database Tidings keeps: opens the file, configures SQLite, runs the migrations, and
+/// tells subscribers what each committed transaction changed.
 ///
 /// A file database is a `DatabasePool` in WAL mode, so readers never wait for the writer;
-/// foreign keys are on and a busy timeout lets two processes share the file. Repositories are
+/// foreign keys are on, and a busy timeout lets two processes share the file. Repositories are
 /// made from it; callers never see GRDB or SQL.
 public final class AppDatabase: Sendable {
     let writer: any DatabaseWriter
+    let tracker: ChangeTracker
+    /// Where the database lives, for error messages.
+    public let path: String
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     ///
-    /// - Throws: `StorageError.notADatabase` for a file that is not SQLite,
-    ///   `StorageError.newerSchema` for a file from a newer Tidings.
+    /// - Throws: `StorageError.notADatabase` for a file that is not SQLite (the file is left
+    ///   untouched), `.newerSchema` for a file from a newer Tidings, `.cannotOpen` when the
+    ///   directory is missing or not writable.
     public convenience init(path: String) throws(StorageError) {
+        try self.init(path: path, onStatement: nil)
+    }
+
+    convenience init(path: String, onStatement: (@Sendable (String) -> Void)?) throws(StorageError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw .cannotOpen(path: path, reason: "the directory \(directory) does not exist")
+        }
+        if FileManager.default.fileExists(atPath: path), try Self.hasForeignHeader(path) {
+            throw .notADatabase(path: path)
+        }
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: Self.configuration())
+            pool = try DatabasePool(path: path, configuration: Self.configuration(onStatement: onStatement))
         } catch {
             throw Self.storageError(error, path: path)
         }
@@ -25,8 +42,13 @@ public final class AppDatabase: Sendable {
 
     /// An empty in-memory database with the full schema, for tests and previews.
     public static func inMemory() throws(StorageError) -> AppDatabase {
+        try inMemory(onStatement: nil)
+    }
+
+    static func inMemory(onStatement: (@Sendable (String) -> Void)?) throws(StorageError) -> AppDatabase {
         do {
-            return try AppDatabase(writer: DatabaseQueue(configuration: configuration()), path: ":memory:")
+            let queue = try DatabaseQueue(configuration: configuration(onStatement: onStatement))
+            return try AppDatabase(writer: queue, path: ":memory:")
         } catch {
             throw storageError(error, path: ":memory:")
         }
@@ -34,34 +56,98 @@ public final class AppDatabase: Sendable {
 
     private init(writer: any DatabaseWriter, path: String) throws(StorageError) {
         self.writer = writer
+        self.path = path
+        tracker = ChangeTracker()
         do {
             let migrator = Self.migrator
-            let superseded = try writer.read { db in try migrator.hasBeenSuperseded(db) }
-            if superseded { throw StorageError.newerSchema(path: path) }
+            if try writer.read({ db in try migrator.hasBeenSuperseded(db) }) {
+                throw StorageError.newerSchema(path: path)
+            }
             try migrator.migrate(writer)
-        } catch let error as StorageError {
-            throw error
+        } catch {
+            throw Self.storageError(error, path: path)
+        }
+        writer.add(transactionObserver: tracker, extent: .databaseLifetime)
+    }
+
+    /// A stream of the change sets `filter` admits, one per committed transaction, starting
+    /// with the next commit. Each call makes a new stream for one consumer.
+    public func changes(_ filter: ChangeFilter = .all) -> AsyncStream<ChangeSet> {
+        tracker.changes(filter)
+    }
+
+    /// Runs `updates` in one transaction on the writer, off the caller's thread, and tags its
+    /// changes with `source`. The caller gets the result or the error once it has committed or
+    /// rolled back (a "background save" whose outcome reaches the caller).
+    func write<T: Sendable>(
+        source: ChangeSource, _ updates: @escaping @Sendable (Database) throws -> T
+    ) async throws(StorageError) -> T {
+        let tracker = self.tracker
+        do {
+            return try await writer.write { db in
+                tracker.begin(source: source)
+                return try updates(db)
+            }
         } catch {
             throw Self.storageError(error, path: path)
         }
     }
 
-    private static func configuration() -> Configuration {
+    /// Runs `query` on a reader (a snapshot that never waits for the writer in WAL mode).
+    func read<T: Sendable>(_ query: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+        do {
+            return try await writer.read(query)
+        } catch {
+            throw Self.storageError(error, path: path)
+        }
+    }
+
+    /// Runs SQLite's own consistency check and returns its report (`["ok"]` when sound).
+    func integrityCheck() throws(StorageError) -> [String] {
+        do {
+            return try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        } catch {
+            throw Self.storageError(error, path: path)
+        }
+    }
+
+    private static func configuration(onStatement: (@Sendable (String) -> Void)?) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
         configuration.label = "Tidings"
+        if let onStatement {
+            configuration.prepareDatabase { db in
+                db.trace(options: .statement) { event in onStatement(event.description) }
+            }
+        }
         return configuration
+    }
+
+    /// Whether a non-empty file does not start with SQLite's header, checked before SQLite
+    /// opens it so that nothing (not even a WAL file) is written beside a foreign file.
+    private static func hasForeignHeader(_ path: String) throws(StorageError) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .cannotOpen(path: path, reason: "the file cannot be read")
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        return !header.isEmpty && header != Data("SQLite format 3\0".utf8)
     }
 
     static func storageError(_ error: any Error, path: String) -> StorageError {
         if let error = error as? StorageError { return error }
-        if let error = error as? DatabaseError {
-            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-                return .notADatabase(path: path)
-            }
+        guard let error = error as? DatabaseError else { return .sqlite(message: String(describing: error)) }
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return .notADatabase(path: path)
+        case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
+            return .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
+        case .SQLITE_CONSTRAINT where error.extendedResultCode == .SQLITE_CONSTRAINT_NOTNULL:
+            let column = error.message?.split(separator: ".").last.map(String.init) ?? "a field"
+            return .missingField(entity: "record", field: column)
+        default:
             return .sqlite(message: error.message ?? error.description)
         }
-        return .sqlite(message: String(describing: error))
     }
 }

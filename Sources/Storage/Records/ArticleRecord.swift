@@ -1,0 +1,110 @@
+import Foundation
+internal import GRDB
+import Models
+
+/// An `article` row. Text columns hold what the merge compares, so two records are equal
+/// exactly when the stored article would not change.
+struct ArticleRecord: FetchableRecord, MutablePersistableRecord, Equatable {
+    static let databaseTableName = "article"
+
+    var id: Int64?
+    var feedId: Int64
+    var uniqueId: String
+    var externalId: String?
+    var title: String?
+    var link: String?
+    var externalLink: String?
+    var published: Double?
+    var updated: Double?
+    var sortDate: Double
+    var authors: String?
+    var summary: String?
+    var contentHtml: String?
+    var contentText: String?
+    var categories: String?
+    var enclosures: String?
+
+    /// The row for `article`; `arrival` dates it when the feed gave no date.
+    init(_ article: Article, arrival: Date) {
+        id = article.id
+        feedId = article.feedID
+        uniqueId = article.uniqueID
+        externalId = article.externalID
+        title = article.title
+        link = article.link?.absoluteString
+        externalLink = article.externalLink?.absoluteString
+        published = article.published?.timeIntervalSince1970
+        updated = article.updated?.timeIntervalSince1970
+        sortDate = (article.sortDate ?? arrival).timeIntervalSince1970
+        authors = JSONColumn.encode(article.authors)
+        summary = article.summary
+        contentHtml = article.contentHTML
+        contentText = article.contentText
+        categories = JSONColumn.encode(article.categories)
+        enclosures = JSONColumn.encode(article.enclosures)
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        feedId = row["feedId"]
+        uniqueId = row["uniqueId"]
+        externalId = row["externalId"]
+        title = row["title"]
+        link = row["link"]
+        externalLink = row["externalLink"]
+        published = row["published"]
+        updated = row["updated"]
+        sortDate = row["sortDate"]
+        authors = row["authors"]
+        summary = row["summary"]
+        contentHtml = row["contentHtml"]
+        contentText = row["contentText"]
+        categories = row["categories"]
+        enclosures = row["enclosures"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["feedId"] = feedId
+        container["uniqueId"] = uniqueId
+        container["externalId"] = externalId
+        container["title"] = title
+        container["link"] = link
+        container["externalLink"] = externalLink
+        container["published"] = published
+        container["updated"] = updated
+        container["sortDate"] = sortDate
+        container["authors"] = authors
+        container["summary"] = summary
+        container["contentHtml"] = contentHtml
+        container["contentText"] = contentText
+        container["categories"] = categories
+        container["enclosures"] = enclosures
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// This stored row updated by a fresh copy of the same article: every field the feed now
+    /// publishes replaces the stored one, but a known date is never replaced by nil, and the
+    /// sort date only moves when the feed's own dates do.
+    func merged(with incoming: ArticleRecord) -> ArticleRecord {
+        var result = incoming
+        result.id = id
+        result.published = incoming.published ?? published
+        result.updated = incoming.updated ?? updated
+        result.sortDate = result.published ?? result.updated ?? sortDate
+        return result
+    }
+
+    var article: Article {
+        Article(
+            id: id, feedID: feedId, uniqueID: uniqueId, externalID: externalId, title: title,
+            link: link.flatMap(URL.init(string:)), externalLink: externalLink.flatMap(URL.init(string:)),
+            published: published.map(Date.init(timeIntervalSince1970:)),
+            updated: updated.map(Date.init(timeIntervalSince1970:)),
+            authors: JSONColumn.decode([Author].self, from: authors), summary: summary,
+            contentHTML: contentHtml, contentText: contentText,
+            categories: JSONColumn.decode([String].self, from: categories),
+            enclosures: JSONColumn.decode([Enclosure].self, from: enclosures))
+    }
+}

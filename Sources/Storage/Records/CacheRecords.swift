@@ -1,0 +1,85 @@
+import Foundation
+internal import GRDB
+
+/// The `configCache` row: always id 1.
+struct ConfigCacheRecord: FetchableRecord, PersistableRecord {
+    static let databaseTableName = "configCache"
+
+    var body: Data
+    var etag: String?
+    var lastModified: String?
+    var fetchedAt: Double
+
+    init(_ document: CachedDocument) {
+        body = document.body
+        etag = document.etag
+        lastModified = document.lastModified
+        fetchedAt = document.fetchedAt.timeIntervalSince1970
+    }
+
+    init(row: Row) {
+        body = row["body"]
+        etag = row["etag"]
+        lastModified = row["lastModified"]
+        fetchedAt = row["fetchedAt"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = 1
+        container["body"] = body
+        container["etag"] = etag
+        container["lastModified"] = lastModified
+        container["fetchedAt"] = fetchedAt
+    }
+
+    var document: CachedDocument {
+        CachedDocument(body: body, etag: etag, lastModified: lastModified, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
+    }
+}
+
+/// An `httpCache` row, keyed by URL.
+struct HTTPCacheRecord: FetchableRecord, PersistableRecord {
+    static let databaseTableName = "httpCache"
+
+    var url: String
+    var body: Data
+    var etag: String?
+    var lastModified: String?
+    var maxAge: Double?
+    var storedAt: Double
+
+    init(_ entry: HTTPCacheEntry) {
+        url = entry.url.absoluteString
+        body = entry.body
+        etag = entry.etag
+        lastModified = entry.lastModified
+        maxAge = entry.maxAge
+        storedAt = entry.storedAt.timeIntervalSince1970
+    }
+
+    init(row: Row) {
+        url = row["url"]
+        body = row["body"]
+        etag = row["etag"]
+        lastModified = row["lastModified"]
+        maxAge = row["maxAge"]
+        storedAt = row["storedAt"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["url"] = url
+        container["body"] = body
+        container["etag"] = etag
+        container["lastModified"] = lastModified
+        container["maxAge"] = maxAge
+        container["storedAt"] = storedAt
+    }
+
+    var entry: HTTPCacheEntry? {
+        URL(string: url).map {
+            HTTPCacheEntry(
+                url: $0, body: body, etag: etag, lastModified: lastModified, maxAge: maxAge,
+                storedAt: Date(timeIntervalSince1970: storedAt))
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+internal import GRDB
+import Models
+
+/// A `task` row.
+struct TaskRecord: FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "task"
+
+    var id: Int64?
+    var name: String
+    var note: String?
+    var dueDate: Double?
+    var frequencyCount: Int?
+    var frequencyUnit: String?
+    var isDone: Bool
+    var articleId: Int64?
+    var createdAt: Double
+    var modifiedAt: Double
+
+    init(_ task: HouseholdTask) {
+        id = task.id
+        name = task.name
+        note = task.note
+        dueDate = task.dueDate?.timeIntervalSince1970
+        frequencyCount = task.frequency?.count
+        frequencyUnit = task.frequency?.unit.rawValue
+        isDone = task.isDone
+        articleId = task.articleID
+        createdAt = task.createdAt.timeIntervalSince1970
+        modifiedAt = task.modifiedAt.timeIntervalSince1970
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        name = row["name"]
+        note = row["note"]
+        dueDate = row["dueDate"]
+        frequencyCount = row["frequencyCount"]
+        frequencyUnit = row["frequencyUnit"]
+        isDone = row["isDone"]
+        articleId = row["articleId"]
+        createdAt = row["createdAt"]
+        modifiedAt = row["modifiedAt"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["name"] = name
+        container["note"] = note
+        container["dueDate"] = dueDate
+        container["frequencyCount"] = frequencyCount
+        container["frequencyUnit"] = frequencyUnit
+        container["isDone"] = isDone
+        container["articleId"] = articleId
+        container["createdAt"] = createdAt
+        container["modifiedAt"] = modifiedAt
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    var task: HouseholdTask {
+        var frequency: Frequency?
+        if let frequencyCount, let unit = frequencyUnit.flatMap(Frequency.Unit.init(rawValue:)) {
+            frequency = try? Frequency(count: frequencyCount, unit: unit)
+        }
+        return HouseholdTask(
+            id: id, name: name, note: note, dueDate: dueDate.map(Date.init(timeIntervalSince1970:)),
+            frequency: frequency, isDone: isDone, articleID: articleId,
+            createdAt: Date(timeIntervalSince1970: createdAt), modifiedAt: Date(timeIntervalSince1970: modifiedAt))
+    }
+}
+
+/// A `taskCompletion` row.
+struct TaskCompletionRecord: FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "taskCompletion"
+
+    var id: Int64?
+    var taskId: Int64
+    var dueDate: Double?
+    var completedAt: Double
+
+    init(taskId: Int64, _ completion: TaskCompletion) {
+        self.taskId = taskId
+        dueDate = completion.dueDate?.timeIntervalSince1970
+        completedAt = completion.completedAt.timeIntervalSince1970
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        taskId = row["taskId"]
+        dueDate = row["dueDate"]
+        completedAt = row["completedAt"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["taskId"] = taskId
+        container["dueDate"] = dueDate
+        container["completedAt"] = completedAt
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    var completion: TaskCompletion {
+        TaskCompletion(
+            taskID: taskId, dueDate: dueDate.map(Date.init(timeIntervalSince1970:)),
+            completedAt: Date(timeIntervalSince1970: completedAt))
+    }
+}

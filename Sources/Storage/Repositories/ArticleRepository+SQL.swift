@@ -1,0 +1,107 @@
+import Foundation
+internal import GRDB
+import Models
+
+extension ArticleRepository {
+    /// Stored rows of a feed with the given unique ids, by unique id.
+    static func existing(_ db: Database, feedID: Int64, uniqueIDs: [String]) throws -> [String: ArticleRecord] {
+        var stored: [String: ArticleRecord] = [:]
+        stored.reserveCapacity(uniqueIDs.count)
+        for chunk in uniqueIDs.chunked(into: 500) {
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let records = try ArticleRecord.fetchAll(
+                db, sql: "SELECT * FROM article WHERE feedId = ? AND uniqueId IN (\(placeholders))",
+                arguments: [feedID] + StatementArguments(chunk))
+            for record in records { stored[record.uniqueId] = record }
+        }
+        return stored
+    }
+
+    /// Creates the status of a newly inserted article unless one outlived an earlier copy.
+    static func insertStatus(_ db: Database, for record: ArticleRecord, isRead: Bool, now: Date) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO articleStatus (feedId, uniqueId, isRead, isStarred, arrivedAt)
+                VALUES (?, ?, ?, 0, ?)
+                """)
+        try statement.execute(arguments: [record.feedId, record.uniqueId, isRead, now.timeIntervalSince1970])
+    }
+
+    /// The ids among `ids` that exist.
+    static func existingIDs(_ db: Database, _ ids: [Int64]) throws -> Set<Int64> {
+        var found = Set<Int64>()
+        for chunk in ids.chunked(into: 500) {
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            found.formUnion(
+                try Int64.fetchAll(db, sql: "SELECT id FROM article WHERE id IN (\(placeholders))", arguments: StatementArguments(chunk)))
+        }
+        return found
+    }
+
+    /// Articles with their statuses, in the order of `ids` (missing ids are skipped).
+    static func fetch(_ db: Database, ids: [Int64]) throws -> [StoredArticle] {
+        var byID: [Int64: StoredArticle] = [:]
+        byID.reserveCapacity(ids.count)
+        for chunk in ids.chunked(into: 500) {
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT article.*, articleStatus.isRead, articleStatus.isStarred, articleStatus.arrivedAt
+                    FROM article JOIN articleStatus USING (feedId, uniqueId)
+                    WHERE article.id IN (\(placeholders))
+                    """, arguments: StatementArguments(chunk))
+            while let row = try rows.next() {
+                let record = ArticleRecord(row: row)
+                let status = ArticleStatus(
+                    feedID: record.feedId, uniqueID: record.uniqueId, isRead: row["isRead"], isStarred: row["isStarred"],
+                    arrivedAt: Date(timeIntervalSince1970: row["arrivedAt"]))
+                if let id = record.id {
+                    byID[id] = StoredArticle(
+                        article: record.article, status: status, sortDate: Date(timeIntervalSince1970: record.sortDate))
+                }
+            }
+        }
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// The ordered SELECT for a query, or `nil` when its search text has no words to match.
+    static func sql(for query: ArticleQuery, select: String) -> (String, StatementArguments)? {
+        var clauses: [String] = []
+        var arguments = StatementArguments()
+        if let feedID = query.feedID {
+            clauses.append("article.feedId = ?")
+            arguments += [feedID]
+        }
+        if query.unreadOnly { clauses.append("articleStatus.isRead = 0") }
+        if query.starredOnly { clauses.append("articleStatus.isStarred = 1") }
+        if let since = query.since {
+            clauses.append("article.sortDate >= ?")
+            arguments += [since.timeIntervalSince1970]
+        }
+        if let search = query.search {
+            guard let pattern = searchPattern(search) else { return nil }
+            clauses.append("article.id IN (SELECT rowid FROM articleSearch WHERE articleSearch MATCH ?)")
+            arguments += [pattern]
+        }
+        let filter = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        let sql = """
+            SELECT \(select) FROM article JOIN articleStatus USING (feedId, uniqueId)\(filter)
+            ORDER BY article.sortDate DESC, article.id DESC
+            """
+        return (sql, arguments)
+    }
+
+    /// A user's words as an FTS5 query: every word must match as a prefix; quotes, operators
+    /// and punctuation are taken literally (each word is quoted), never as query syntax.
+    static func searchPattern(_ text: String) -> String? {
+        FTS5Pattern(matchingAllPrefixesIn: text)?.rawPattern
+    }
+}
+
+extension Array {
+    /// The array cut into consecutive pieces of at most `size` elements.
+    func chunked(into size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

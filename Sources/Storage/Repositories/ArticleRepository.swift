@@ -1,0 +1,210 @@
+public import Foundation
+internal import GRDB
+public import Models
+
+/// Articles and their statuses: the merge a feed refresh makes, the lists and searches the app
+/// shows, read and starred marks, and retention.
+public struct ArticleRepository: Sendable {
+    let database: AppDatabase
+
+    /// How old an incoming article may be and still arrive unread: about six months.
+    public static let defaultUnreadCutoff: TimeInterval = 182 * 86_400
+
+    /// Creates the repository over a database.
+    public init(database: AppDatabase) { self.database = database }
+
+    /// Saves one article (inserting it with an unread status, or replacing the stored fields).
+    ///
+    /// - Throws: `StorageError.missingField` naming `uniqueID` when it is blank,
+    ///   `.notFound` when its feed does not exist.
+    public func save(_ article: Article, now: Date = Date(), source: ChangeSource = .app) async throws(StorageError)
+        -> StoredArticle
+    {
+        try Self.validate(article)
+        let feedID = article.feedID
+        return try await database.write(source: source) { db in
+            guard try FeedRecord.exists(db, key: feedID) else { throw StorageError.notFound(entity: "feed", id: feedID) }
+            var record = ArticleRecord(article, arrival: now)
+            if let existing = try Self.existing(db, feedID: feedID, uniqueIDs: [record.uniqueId])[record.uniqueId] {
+                record = existing.merged(with: record)
+                try record.update(db)
+            } else {
+                record.id = nil
+                try record.insert(db)
+                try Self.insertStatus(db, for: record, isRead: false, now: now)
+            }
+            guard let id = record.id, let stored = try Self.fetch(db, ids: [id]).first else {
+                throw StorageError.notFound(entity: "article", id: record.id ?? 0)
+            }
+            return stored
+        }
+    }
+
+    /// Merges a feed's current articles in one transaction: new ones are inserted with a status
+    /// (already read when dated before `now - unreadCutoff`), stored ones get the fields that
+    /// changed (a known date is never replaced by nil), the rest is untouched. An article whose
+    /// status outlived it (retention) comes back with that status, so it is not new again.
+    /// Articles repeated within the batch count once (the first wins).
+    ///
+    /// - Throws: `StorageError.missingField` naming `uniqueID` when one is blank (nothing is
+    ///   written), `.notFound` when the feed does not exist.
+    public func merge(
+        _ articles: [Article], intoFeed feedID: Int64, now: Date = Date(),
+        unreadCutoff: TimeInterval = ArticleRepository.defaultUnreadCutoff, source: ChangeSource = .app
+    ) async throws(StorageError) -> MergeResult {
+        for article in articles { try Self.validate(article) }
+        let cutoff = now.addingTimeInterval(-unreadCutoff).timeIntervalSince1970
+        return try await database.write(source: source) { db in
+            guard try FeedRecord.exists(db, key: feedID) else { throw StorageError.notFound(entity: "feed", id: feedID) }
+            var seen = Set<String>()
+            var incoming: [ArticleRecord] = []
+            incoming.reserveCapacity(articles.count)
+            for article in articles where seen.insert(article.uniqueID).inserted {
+                var record = ArticleRecord(article, arrival: now)
+                record.feedId = feedID
+                record.id = nil
+                incoming.append(record)
+            }
+            let stored = try Self.existing(db, feedID: feedID, uniqueIDs: incoming.map(\.uniqueId))
+            var result = MergeResult()
+            for var record in incoming {
+                if let old = stored[record.uniqueId] {
+                    let merged = old.merged(with: record)
+                    if merged == old {
+                        result.unchanged += 1
+                    } else {
+                        try merged.updateChanges(db, from: old)
+                        if let id = old.id { result.updated.append(id) }
+                    }
+                } else {
+                    try record.insert(db)
+                    try Self.insertStatus(db, for: record, isRead: record.sortDate < cutoff, now: now)
+                    if let id = record.id { result.inserted.append(id) }
+                }
+            }
+            return result
+        }
+    }
+
+    /// One article with its status.
+    public func article(id: Int64) async throws(StorageError) -> StoredArticle? {
+        try await database.read { db in try Self.fetch(db, ids: [id]).first }
+    }
+
+    /// The articles `query` matches, newest first, `limit` at a time from `offset`.
+    public func articles(matching query: ArticleQuery, limit: Int = 20, offset: Int = 0) async throws(StorageError)
+        -> [StoredArticle]
+    {
+        try await database.read { db in
+            guard let (sql, arguments) = Self.sql(for: query, select: "article.id") else { return [] }
+            let ids = try Int64.fetchAll(
+                db, sql: sql + " LIMIT ? OFFSET ?", arguments: arguments + [limit, offset])
+            return try Self.fetch(db, ids: ids)
+        }
+    }
+
+    /// How many articles `query` matches.
+    public func count(matching query: ArticleQuery) async throws(StorageError) -> Int {
+        try await database.read { db in
+            guard let (sql, arguments) = Self.sql(for: query, select: "article.id") else { return 0 }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
+        }
+    }
+
+    /// Marks articles read or unread.
+    public func setRead(_ isRead: Bool, ids: [Int64], source: ChangeSource = .user) async throws(StorageError) {
+        try await setStatus("isRead", to: isRead, ids: ids, source: source)
+    }
+
+    /// Stars or unstars articles.
+    public func setStarred(_ isStarred: Bool, ids: [Int64], source: ChangeSource = .user) async throws(StorageError) {
+        try await setStatus("isStarred", to: isStarred, ids: ids, source: source)
+    }
+
+    /// Marks every article of a feed read; returns how many changed.
+    @discardableResult
+    public func markAllRead(feedID: Int64, source: ChangeSource = .user) async throws(StorageError) -> Int {
+        let tracker = database.tracker
+        return try await database.write(source: source) { db in
+            let ids = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT article.id FROM article JOIN articleStatus USING (feedId, uniqueId)
+                    WHERE article.feedId = ? AND articleStatus.isRead = 0
+                    """, arguments: [feedID])
+            try db.execute(sql: "UPDATE articleStatus SET isRead = 1 WHERE feedId = ? AND isRead = 0", arguments: [feedID])
+            tracker.record(.article, updated: ids)
+            return ids.count
+        }
+    }
+
+    /// Deletes read, unstarred articles dated before `date`; their statuses stay (see
+    /// `deleteStatuses(olderThan:)`), so an article the feed still lists is not new again.
+    /// Returns how many articles were deleted.
+    @discardableResult
+    public func deleteReadArticles(olderThan date: Date, source: ChangeSource = .app) async throws(StorageError) -> Int {
+        let cutoff = date.timeIntervalSince1970
+        return try await database.write(source: source) { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM article WHERE sortDate < ? AND id IN (
+                        SELECT article.id FROM article JOIN articleStatus USING (feedId, uniqueId)
+                        WHERE articleStatus.isRead = 1 AND articleStatus.isStarred = 0 AND article.sortDate < ?)
+                    """, arguments: [cutoff, cutoff])
+            return db.changesCount
+        }
+    }
+
+    /// Deletes statuses that arrived before `date` and no longer have an article: run it with a
+    /// date well before the article cut-off, so statuses outlive their articles.
+    @discardableResult
+    public func deleteStatuses(olderThan date: Date, source: ChangeSource = .app) async throws(StorageError) -> Int {
+        let cutoff = date.timeIntervalSince1970
+        return try await database.write(source: source) { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM articleStatus WHERE arrivedAt < ? AND isStarred = 0 AND NOT EXISTS (
+                        SELECT 1 FROM article
+                        WHERE article.feedId = articleStatus.feedId AND article.uniqueId = articleStatus.uniqueId)
+                    """, arguments: [cutoff])
+            return db.changesCount
+        }
+    }
+
+    /// The article now and after every change (its status included); `nil` once when deleted.
+    public func observe(id: Int64) -> AsyncStream<StoredArticle?> {
+        database.observe(.article, id: id) { db in try Self.fetch(db, ids: [id]).first }
+    }
+
+    private func setStatus(_ column: String, to value: Bool, ids: [Int64], source: ChangeSource) async throws(StorageError) {
+        guard !ids.isEmpty else { return }
+        let tracker = database.tracker
+        try await database.write(source: source) { db in
+            var changed: [Int64] = []
+            for chunk in ids.chunked(into: 500) {
+                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let found = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT article.id FROM article JOIN articleStatus USING (feedId, uniqueId)
+                        WHERE article.id IN (\(placeholders)) AND articleStatus.\(column) <> ?
+                        """, arguments: StatementArguments(chunk) + [value])
+                try db.execute(
+                    sql: """
+                        UPDATE articleStatus SET \(column) = ? WHERE (feedId, uniqueId) IN (
+                            SELECT feedId, uniqueId FROM article WHERE id IN (\(placeholders)))
+                        """, arguments: [value] + StatementArguments(chunk))
+                changed += found
+            }
+            let missing = Set(ids).subtracting(try Self.existingIDs(db, ids))
+            if let first = missing.min() { throw StorageError.notFound(entity: "article", id: first) }
+            tracker.record(.article, updated: changed)
+        }
+    }
+
+    static func validate(_ article: Article) throws(StorageError) {
+        if article.uniqueID.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw .missingField(entity: "article", field: "uniqueID")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+public import Foundation
+internal import GRDB
+public import Models
+
+/// How many articles a feed has, and how many of them are unread.
+public struct ArticleCounts: Sendable, Hashable {
+    /// Unread articles.
+    public var unread: Int
+    /// All stored articles.
+    public var total: Int
+
+    /// Creates counts.
+    public init(unread: Int, total: Int) {
+        self.unread = unread
+        self.total = total
+    }
+}
+
+/// Subscriptions: add, change, remove and read `FeedSource` values.
+public struct FeedRepository: Sendable {
+    private let database: AppDatabase
+
+    /// Creates the repository over a database.
+    public init(database: AppDatabase) { self.database = database }
+
+    /// Saves a new subscription and returns it with its id.
+    ///
+    /// - Throws: `StorageError.duplicate` when the URL is already subscribed,
+    ///   `.missingField` for a blank title.
+    public func add(_ feed: FeedSource, source: ChangeSource = .user) async throws(StorageError) -> FeedSource {
+        try Self.validate(feed)
+        let url = feed.url.absoluteString
+        return try await database.write(source: source) { db in
+            if try FeedRecord.filter(Column("url") == url).fetchCount(db) > 0 {
+                throw StorageError.duplicate("a subscription to \(url)")
+            }
+            var record = FeedRecord(feed)
+            record.id = nil
+            try record.insert(db)
+            return record.source
+        }
+    }
+
+    /// Saves every field of an existing subscription (title, validators, last result).
+    public func update(_ feed: FeedSource, source: ChangeSource = .app) async throws(StorageError) {
+        try Self.validate(feed)
+        guard let id = feed.id else { throw .notFound(entity: "feed", id: 0) }
+        try await database.write(source: source) { db in
+            guard try FeedRecord.exists(db, key: id) else { throw StorageError.notFound(entity: "feed", id: id) }
+            try FeedRecord(feed).update(db)
+        }
+    }
+
+    /// Removes a subscription with its articles and their statuses.
+    public func remove(id: Int64, source: ChangeSource = .user) async throws(StorageError) {
+        try await database.write(source: source) { db in
+            guard try FeedRecord.deleteOne(db, key: id) else { throw StorageError.notFound(entity: "feed", id: id) }
+        }
+    }
+
+    /// The subscription with `id`.
+    public func feed(id: Int64) async throws(StorageError) -> FeedSource? {
+        try await database.read { db in try FeedRecord.fetchOne(db, key: id)?.source }
+    }
+
+    /// The subscription to `url`, if any.
+    public func feed(url: URL) async throws(StorageError) -> FeedSource? {
+        let url = url.absoluteString
+        return try await database.read { db in try FeedRecord.filter(Column("url") == url).fetchOne(db)?.source }
+    }
+
+    /// Every subscription, in id order (the order the user added them).
+    public func all() async throws(StorageError) -> [FeedSource] {
+        try await database.read { db in try FeedRecord.order(Column("id")).fetchAll(db).map(\.source) }
+    }
+
+    /// Unread and total article counts per feed id; feeds without articles are absent.
+    public func articleCounts() async throws(StorageError) -> [Int64: ArticleCounts] {
+        try await database.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT article.feedId, count(*) AS total, sum(articleStatus.isRead = 0) AS unread
+                    FROM article JOIN articleStatus USING (feedId, uniqueId)
+                    GROUP BY article.feedId
+                    """)
+            var counts: [Int64: ArticleCounts] = [:]
+            for row in rows { counts[row["feedId"]] = ArticleCounts(unread: row["unread"], total: row["total"]) }
+            return counts
+        }
+    }
+
+    /// The subscription now and after every change; `nil` once when it is removed.
+    public func observe(id: Int64) -> AsyncStream<FeedSource?> {
+        database.observe(.feed, id: id) { db in try FeedRecord.fetchOne(db, key: id)?.source }
+    }
+
+    private static func validate(_ feed: FeedSource) throws(StorageError) {
+        if feed.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw .missingField(entity: "feed", field: "title")
+        }
+    }
+}

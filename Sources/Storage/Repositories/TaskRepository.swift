@@ -1,0 +1,115 @@
+public import Foundation
+internal import GRDB
+public import Models
+
+/// Which tasks a list shows.
+public enum TaskFilter: Sendable, Hashable {
+    /// Tasks not yet done, by next due date, undated last.
+    case open
+    /// Done one-off tasks, most recently changed first.
+    case done
+    /// Every task: open ones first (as `.open`), then done ones.
+    case all
+    /// Open tasks due before a date (overdue, when the date is the start of today).
+    case dueBefore(Date)
+    /// Open tasks due at or after the first date and before the second.
+    case dueBetween(Date, Date)
+}
+
+/// Household tasks and their completions.
+public struct TaskRepository: Sendable {
+    private let database: AppDatabase
+
+    /// Creates the repository over a database.
+    public init(database: AppDatabase) { self.database = database }
+
+    /// Inserts a new task (no id) or saves every field of an existing one, and returns it with
+    /// its id. The caller receives success or the error once the transaction has ended.
+    ///
+    /// - Throws: `StorageError.missingField(entity: "task", field: "name")` for a blank name,
+    ///   `.notFound` for an id that does not exist.
+    public func save(_ task: HouseholdTask, source: ChangeSource = .user) async throws(StorageError) -> HouseholdTask {
+        do {
+            try task.validate()
+        } catch {
+            if case .missingField(let field) = error { throw .missingField(entity: "task", field: field) }
+            throw .sqlite(message: error.localizedDescription)
+        }
+        return try await database.write(source: source) { db in
+            var record = TaskRecord(task)
+            if let id = record.id {
+                guard try TaskRecord.exists(db, key: id) else { throw StorageError.notFound(entity: "task", id: id) }
+                try record.update(db)
+            } else {
+                try record.insert(db)
+            }
+            return record.task
+        }
+    }
+
+    /// Saves a task after it was done and records the completion, in one transaction.
+    public func complete(_ task: HouseholdTask, completion: TaskCompletion, source: ChangeSource = .user)
+        async throws(StorageError) -> HouseholdTask
+    {
+        guard let id = task.id else { throw .notFound(entity: "task", id: 0) }
+        let tracker = database.tracker
+        return try await database.write(source: source) { db in
+            guard try TaskRecord.exists(db, key: id) else { throw StorageError.notFound(entity: "task", id: id) }
+            let record = TaskRecord(task)
+            try record.update(db)
+            var completionRecord = TaskCompletionRecord(taskId: id, completion)
+            try completionRecord.insert(db)
+            tracker.record(.task, updated: [id])
+            return record.task
+        }
+    }
+
+    /// Deletes a task and its completions.
+    public func delete(id: Int64, source: ChangeSource = .user) async throws(StorageError) {
+        try await database.write(source: source) { db in
+            guard try TaskRecord.deleteOne(db, key: id) else { throw StorageError.notFound(entity: "task", id: id) }
+        }
+    }
+
+    /// The task with `id`.
+    public func task(id: Int64) async throws(StorageError) -> HouseholdTask? {
+        try await database.read { db in try TaskRecord.fetchOne(db, key: id)?.task }
+    }
+
+    /// The tasks a filter selects, in its order.
+    public func tasks(_ filter: TaskFilter) async throws(StorageError) -> [HouseholdTask] {
+        try await database.read { db in
+            let byDue = "dueDate IS NULL, dueDate, id"
+            let sql: String
+            var arguments = StatementArguments()
+            switch filter {
+            case .open:
+                sql = "SELECT * FROM task WHERE isDone = 0 ORDER BY \(byDue)"
+            case .done:
+                sql = "SELECT * FROM task WHERE isDone = 1 ORDER BY modifiedAt DESC, id DESC"
+            case .all:
+                sql = "SELECT * FROM task ORDER BY isDone, \(byDue)"
+            case .dueBefore(let date):
+                sql = "SELECT * FROM task WHERE isDone = 0 AND dueDate < ? ORDER BY \(byDue)"
+                arguments = [date.timeIntervalSince1970]
+            case .dueBetween(let start, let end):
+                sql = "SELECT * FROM task WHERE isDone = 0 AND dueDate >= ? AND dueDate < ? ORDER BY \(byDue)"
+                arguments = [start.timeIntervalSince1970, end.timeIntervalSince1970]
+            }
+            return try TaskRecord.fetchAll(db, sql: sql, arguments: arguments).map(\.task)
+        }
+    }
+
+    /// The recorded completions of a task, oldest first.
+    public func completions(taskID: Int64) async throws(StorageError) -> [TaskCompletion] {
+        try await database.read { db in
+            try TaskCompletionRecord.filter(Column("taskId") == taskID).order(Column("completedAt"), Column("id"))
+                .fetchAll(db).map(\.completion)
+        }
+    }
+
+    /// The task now and after every change (completions included); `nil` once when deleted.
+    public func observe(id: Int64) -> AsyncStream<HouseholdTask?> {
+        database.observe(.task, id: id) { db in try TaskRecord.fetchOne(db, key: id)?.task }
+    }
+}
