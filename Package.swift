@@ -43,8 +43,15 @@ let package = Package(
             dependencies: ["Models", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "StorageTests", dependencies: ["Storage", "Models"],
+            name: "StorageTests",
+            dependencies: [
+                "Storage", "Models", "StorageProbe", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings),
+
+        // Runs long merges until killed; the storage crash test drives it. Not a user command.
+        .executableTarget(
+            name: "StorageProbe", dependencies: ["Storage", "Models"], swiftSettings: swiftSettings),
 
         .target(
             name: "Config",

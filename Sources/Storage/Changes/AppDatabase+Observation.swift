@@ -37,7 +37,9 @@ extension AppDatabase {
                             continuation.yield(nil)
                             break
                         }
-                        guard entityChanges.updated.contains(id) || entityChanges.inserted.contains(id) else { continue }
+                        guard entityChanges.updated.contains(id) || entityChanges.inserted.contains(id) else {
+                            continue
+                        }
                         let value = try await self.read(fetch)
                         continuation.yield(value)
                         if value == nil { break }

@@ -25,7 +25,9 @@ public final class AppDatabase: Sendable {
     convenience init(path: String, onStatement: (@Sendable (String) -> Void)?) throws(StorageError) {
         let directory = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        if !directory.isEmpty,
+            !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue
+        {
             throw .cannotOpen(path: path, reason: "the directory \(directory) does not exist")
         }
         if FileManager.default.fileExists(atPath: path), try Self.hasForeignHeader(path) {

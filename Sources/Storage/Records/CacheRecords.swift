@@ -33,7 +33,8 @@ struct ConfigCacheRecord: FetchableRecord, PersistableRecord {
     }
 
     var document: CachedDocument {
-        CachedDocument(body: body, etag: etag, lastModified: lastModified, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
+        CachedDocument(
+            body: body, etag: etag, lastModified: lastModified, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
     }
 }
 

@@ -63,6 +63,7 @@ struct FeedRecord: FetchableRecord, MutablePersistableRecord {
             id: id, url: URL(string: url) ?? URL(fileURLWithPath: "/"), title: title,
             homePageURL: homePageURL.flatMap(URL.init(string:)), format: format.map(FeedFormat.init(rawValue:)),
             etag: etag, lastModified: lastModified, contentHash: contentHash,
-            lastResult: lastResult.map(RefreshResult.init), lastRefreshedAt: lastRefreshedAt.map(Date.init(timeIntervalSince1970:)))
+            lastResult: lastResult.map(RefreshResult.init),
+            lastRefreshedAt: lastRefreshedAt.map(Date.init(timeIntervalSince1970:)))
     }
 }

@@ -69,7 +69,8 @@ enum JSONColumn {
             case "\r": text += "\\r"
             case "\t": text += "\\t"
             case let control where control.value < 0x20:
-                text += "\\u" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
+                text +=
+                    "\\u" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
                     + String(control.value, radix: 16)
             default: text.unicodeScalars.append(scalar)
             }

@@ -33,7 +33,9 @@ extension ArticleRepository {
         for chunk in ids.chunked(into: 500) {
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
             found.formUnion(
-                try Int64.fetchAll(db, sql: "SELECT id FROM article WHERE id IN (\(placeholders))", arguments: StatementArguments(chunk)))
+                try Int64.fetchAll(
+                    db, sql: "SELECT id FROM article WHERE id IN (\(placeholders))",
+                    arguments: StatementArguments(chunk)))
         }
         return found
     }
@@ -54,7 +56,8 @@ extension ArticleRepository {
             while let row = try rows.next() {
                 let record = ArticleRecord(row: row)
                 let status = ArticleStatus(
-                    feedID: record.feedId, uniqueID: record.uniqueId, isRead: row["isRead"], isStarred: row["isStarred"],
+                    feedID: record.feedId, uniqueID: record.uniqueId, isRead: row["isRead"],
+                    isStarred: row["isStarred"],
                     arrivedAt: Date(timeIntervalSince1970: row["arrivedAt"]))
                 if let id = record.id {
                     byID[id] = StoredArticle(

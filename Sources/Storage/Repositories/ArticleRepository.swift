@@ -23,7 +23,9 @@ public struct ArticleRepository: Sendable {
         try Self.validate(article)
         let feedID = article.feedID
         return try await database.write(source: source) { db in
-            guard try FeedRecord.exists(db, key: feedID) else { throw StorageError.notFound(entity: "feed", id: feedID) }
+            guard try FeedRecord.exists(db, key: feedID) else {
+                throw StorageError.notFound(entity: "feed", id: feedID)
+            }
             var record = ArticleRecord(article, arrival: now)
             if let existing = try Self.existing(db, feedID: feedID, uniqueIDs: [record.uniqueId])[record.uniqueId] {
                 record = existing.merged(with: record)
@@ -55,7 +57,9 @@ public struct ArticleRepository: Sendable {
         for article in articles { try Self.validate(article) }
         let cutoff = now.addingTimeInterval(-unreadCutoff).timeIntervalSince1970
         return try await database.write(source: source) { db in
-            guard try FeedRecord.exists(db, key: feedID) else { throw StorageError.notFound(entity: "feed", id: feedID) }
+            guard try FeedRecord.exists(db, key: feedID) else {
+                throw StorageError.notFound(entity: "feed", id: feedID)
+            }
             var seen = Set<String>()
             var incoming: [ArticleRecord] = []
             incoming.reserveCapacity(articles.count)
@@ -132,7 +136,8 @@ public struct ArticleRepository: Sendable {
                     SELECT article.id FROM article JOIN articleStatus USING (feedId, uniqueId)
                     WHERE article.feedId = ? AND articleStatus.isRead = 0
                     """, arguments: [feedID])
-            try db.execute(sql: "UPDATE articleStatus SET isRead = 1 WHERE feedId = ? AND isRead = 0", arguments: [feedID])
+            try db.execute(
+                sql: "UPDATE articleStatus SET isRead = 1 WHERE feedId = ? AND isRead = 0", arguments: [feedID])
             tracker.record(.article, updated: ids)
             return ids.count
         }
@@ -142,7 +147,8 @@ public struct ArticleRepository: Sendable {
     /// `deleteStatuses(olderThan:)`), so an article the feed still lists is not new again.
     /// Returns how many articles were deleted.
     @discardableResult
-    public func deleteReadArticles(olderThan date: Date, source: ChangeSource = .app) async throws(StorageError) -> Int {
+    public func deleteReadArticles(olderThan date: Date, source: ChangeSource = .app) async throws(StorageError) -> Int
+    {
         let cutoff = date.timeIntervalSince1970
         return try await database.write(source: source) { db in
             try db.execute(
@@ -176,7 +182,9 @@ public struct ArticleRepository: Sendable {
         database.observe(.article, id: id) { db in try Self.fetch(db, ids: [id]).first }
     }
 
-    private func setStatus(_ column: String, to value: Bool, ids: [Int64], source: ChangeSource) async throws(StorageError) {
+    private func setStatus(_ column: String, to value: Bool, ids: [Int64], source: ChangeSource)
+        async throws(StorageError)
+    {
         guard !ids.isEmpty else { return }
         let tracker = database.tracker
         try await database.write(source: source) { db in

@@ -1,4 +1,3 @@
-
 /// How a list changed, by position: apply `deleted` (old positions), then `inserted` (new
 /// positions), `moved` from old to new positions, and reload `updated` (new positions) — the
 /// batch a table view's `performBatchUpdates` takes.
@@ -105,7 +104,8 @@ public actor ResultsController<Element: Sendable> {
             }
         }
         let oldSet = Set(old)
-        for (position, id) in new.enumerated() where updated.contains(id) && oldSet.contains(id) && !movedIDs.contains(id) {
+        for (position, id) in new.enumerated()
+        where updated.contains(id) && oldSet.contains(id) && !movedIDs.contains(id) {
             difference.updated.append(position)
         }
         difference.deleted.sort()

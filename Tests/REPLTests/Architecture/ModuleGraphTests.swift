@@ -11,6 +11,7 @@ struct ModuleGraphTests {
         "Storage": ["Models", "GRDB"],
         "Config": ["Models", "Networking"],
         "Feed": ["Models", "Networking", "Storage"],
+        "StorageProbe": ["Models", "Storage"],
         "REPL": ["Models", "Networking", "Storage", "Config", "Feed", "CLibEdit", "ArgumentParser", "Logging"],
     ]
 

@@ -1,0 +1,43 @@
+import Foundation
+import Models
+import Storage
+
+/// A helper for the storage crash test (not a user command): merges batches of articles into
+/// new feeds in a loop, one transaction per batch, and prints `merged <feed id> <count>` after
+/// each commit, until it is killed. The test kills it with SIGKILL mid-merge and checks that
+/// the database is sound and holds whole batches only.
+@main
+struct StorageProbe {
+    static func main() async {
+        let arguments = CommandLine.arguments
+        guard arguments.count == 3, let batchSize = Int(arguments[2]) else {
+            FileHandle.standardError.write(Data("usage: tidings-storage-probe <database> <articles per batch>\n".utf8))
+            exit(2)
+        }
+        do {
+            let database = try AppDatabase(path: arguments[1])
+            let feeds = FeedRepository(database: database)
+            let articles = ArticleRepository(database: database)
+            let body = String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", count: 18)
+            var round = 0
+            while true {
+                round += 1
+                let feedURL = URL(string: "https://probe.example/\(UUID().uuidString)")
+                guard let feedURL else { exit(1) }
+                let feed = try await feeds.add(FeedSource(url: feedURL, title: "Probe \(round)"))
+                guard let feedID = feed.id else { exit(1) }
+                let batch = (0..<batchSize).map { index in
+                    Article(
+                        feedID: feedID, uniqueID: "probe-\(round)-\(index)",
+                        title: "Article \(index) of round \(round)",
+                        published: Date(timeIntervalSince1970: 1_700_000_000 + Double(index)), contentText: body)
+                }
+                let result = try await articles.merge(batch, intoFeed: feedID)
+                FileHandle.standardOutput.write(Data("merged \(feedID) \(result.inserted.count)\n".utf8))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("tidings-storage-probe: \(error.localizedDescription)\n".utf8))
+            exit(1)
+        }
+    }
+}

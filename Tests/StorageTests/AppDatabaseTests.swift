@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import Models
+import Testing
+
+@testable import Storage
+
+@Suite("AppDatabase")
+struct AppDatabaseTests {
+    @Test("a new file database is created in WAL mode, migrated and usable")
+    func createsFile() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tidings.sqlite").path
+        let database = try AppDatabase(path: path)
+        #expect(try await ConfigCacheRepository(database: database).load() == nil)
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(try database.integrityCheck() == ["ok"])
+    }
+
+    @Test("reopening a file keeps what was committed")
+    func reopens() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tidings.sqlite").path
+        let feedID = try await addFeed(try AppDatabase(path: path))
+        let reopened = try AppDatabase(path: path)
+        #expect(try await FeedRepository(database: reopened).feed(id: feedID)?.title == "Example")
+    }
+
+    @Test("a file that is not a database fails with an error naming it, and is left untouched")
+    func corruptFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("tidings.sqlite")
+        let garbage = Data(String(repeating: "this is not sqlite\n", count: 400).utf8)
+        try garbage.write(to: url)
+        #expect(throws: StorageError.notADatabase(path: url.path)) { try AppDatabase(path: url.path) }
+        #expect(StorageError.notADatabase(path: url.path).localizedDescription.contains(url.path))
+        #expect(try Data(contentsOf: url) == garbage)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["tidings.sqlite"])
+    }
+
+    @Test("a damaged SQLite file (valid header, garbage pages) is reported, not crashed on")
+    func damagedDatabase() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("tidings.sqlite")
+        var bytes = Data("SQLite format 3\0".utf8)
+        bytes.append(Data(repeating: 0xA5, count: 8192))
+        try bytes.write(to: url)
+        #expect(throws: StorageError.self) { try AppDatabase(path: url.path) }
+    }
+
+    @Test("a missing directory is a clear error")
+    func missingDirectory() {
+        let path = "/nonexistent-\(UUID().uuidString)/tidings.sqlite"
+        #expect(throws: StorageError.self) { try AppDatabase(path: path) }
+        do {
+            _ = try AppDatabase(path: path)
+        } catch {
+            #expect(error.localizedDescription.contains("does not exist"))
+            #expect(error.localizedDescription.contains(path))
+        }
+    }
+
+    @Test("a directory that cannot be written is a clear error")
+    func unwritableDirectory() {
+        // /proc refuses new files even to root, unlike a chmod'ed directory.
+        let path = "/proc/tidings-\(UUID().uuidString).sqlite"
+        do {
+            _ = try AppDatabase(path: path)
+            Issue.record("opening \(path) should fail")
+        } catch {
+            #expect(error.localizedDescription.hasPrefix("cannot open the database \(path)"))
+        }
+    }
+
+    @Test("a database from a newer schema is refused, never silently opened")
+    func newerSchema() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tidings.sqlite").path
+        let database = try AppDatabase(path: path)
+        try await database.write(source: .app) { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
+        }
+        #expect(throws: StorageError.newerSchema(path: path)) { try AppDatabase(path: path) }
+    }
+
+    @Test("two connections to one file wait for each other instead of failing")
+    func busyTimeout() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tidings.sqlite").path
+        let first = try AppDatabase(path: path)
+        let second = try AppDatabase(path: path)
+        let holding = Task {
+            try await first.write(source: .app) { db in
+                try db.execute(sql: "INSERT INTO feed (url, title) VALUES ('https://a.example/feed', 'A')")
+                Thread.sleep(forTimeInterval: 0.3)  // hold the write lock
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        _ = try await addFeed(second, "B")
+        try await holding.value
+        #expect(try await FeedRepository(database: second).all().count == 2)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Models
+import Testing
+
+@testable import Storage
+
+@Suite("Article lists, search and retention")
+struct ArticleQueryTests {
+    /// Two feeds; feed A has articles 1…5 (1 newest), feed B has 6 and 7.
+    func populated() async throws -> (AppDatabase, Int64, Int64, [Int64]) {
+        let database = try AppDatabase.inMemory()
+        let a = try await addFeed(database, "A")
+        let b = try await addFeed(database, "B")
+        let articles = ArticleRepository(database: database)
+        let ids = try await articles.merge(
+            [
+                article(a, "1", age: 1, title: "Swift concurrency notes", text: "Actors and tasks"),
+                article(a, "2", age: 2, title: "Café culture", text: "Espresso, naïvely"),
+                article(a, "3", age: 3, title: "Rust \"ownership\" explained", text: "Borrowing rules"),
+                article(a, "4", age: 4, title: "SQLite tips", text: "WAL mode and FTS5 with C++ bindings"),
+                article(a, "5", age: 5, title: "Gardening", text: "Tomatoes"),
+            ], intoFeed: a, now: now
+        ).inserted
+        let more = try await articles.merge(
+            [article(b, "6", age: 1.5, title: "Swift on Linux"), article(b, "7", age: 6, title: "Old news")],
+            intoFeed: b, now: now
+        ).inserted
+        return (database, a, b, ids + more)
+    }
+
+    @Test("lists are newest first and page with limit and offset")
+    func newestFirstAndPaging() async throws {
+        let (database, a, _, _) = try await populated()
+        let articles = ArticleRepository(database: database)
+        let titles = try await articles.articles(matching: ArticleQuery()).map { $0.article.title ?? "" }
+        #expect(titles.first == "Swift concurrency notes")
+        #expect(titles.count == 7)
+        let page = try await articles.articles(matching: ArticleQuery(feedID: a), limit: 2, offset: 2)
+        #expect(page.map(\.article.uniqueID) == ["guid-3", "guid-4"])
+        #expect(try await articles.count(matching: ArticleQuery(feedID: a)) == 5)
+    }
+
+    @Test("unread, starred and since filters combine")
+    func filters() async throws {
+        let (database, a, _, ids) = try await populated()
+        let articles = ArticleRepository(database: database)
+        try await articles.setRead(true, ids: [ids[0], ids[1]])
+        try await articles.setStarred(true, ids: [ids[1], ids[5]])
+        #expect(
+            try await articles.articles(matching: ArticleQuery(feedID: a, unreadOnly: true)).map(\.id) == [
+                ids[2], ids[3], ids[4],
+            ])
+        #expect(try await articles.articles(matching: ArticleQuery(starredOnly: true)).map(\.id) == [ids[5], ids[1]])
+        #expect(
+            try await articles.articles(matching: ArticleQuery(since: daysAgo(2.5))).map(\.id) == [
+                ids[0], ids[5], ids[1],
+            ])
+        try await articles.setRead(false, ids: [ids[0]])
+        #expect(try await articles.article(id: ids[0])?.status.isRead == false)
+    }
+
+    @Test("marking an article that does not exist fails and changes nothing")
+    func markMissing() async throws {
+        let (database, _, _, ids) = try await populated()
+        let articles = ArticleRepository(database: database)
+        await #expect(throws: StorageError.notFound(entity: "article", id: 999)) {
+            try await articles.setRead(true, ids: [ids[0], 999])
+        }
+        #expect(try await articles.article(id: ids[0])?.status.isRead == false)
+    }
+
+    @Test("full-text search matches title and text, by word prefix, without diacritics")
+    func search() async throws {
+        let (database, _, _, ids) = try await populated()
+        let articles = ArticleRepository(database: database)
+        func search(_ text: String) async throws -> [Int64] {
+            try await articles.articles(matching: ArticleQuery(search: text)).map(\.id)
+        }
+        #expect(try await search("swift") == [ids[0], ids[5]])
+        #expect(try await search("actors") == [ids[0]])
+        #expect(try await search("concur") == [ids[0]])
+        #expect(try await search("cafe") == [ids[1]])
+        #expect(try await search("naive") == [ids[1]])
+        #expect(try await search("swift linux") == [ids[5]])
+        #expect(try await search("nothing-matches-this").isEmpty)
+    }
+
+    @Test(
+        "search text with punctuation, quotes and operators never throws",
+        arguments: [
+            "\"ownership\"", "\"unbalanced", "C++", "WAL*", "a OR b", "NOT", "(", ")", "col:umn", "^start", "-", "'",
+            "AND AND", "NEAR(a b)", "💥", "   ",
+        ])
+    func searchNeverThrows(text: String) async throws {
+        let (database, _, _, _) = try await populated()
+        let articles = ArticleRepository(database: database)
+        _ = try await articles.articles(matching: ArticleQuery(search: text))
+        _ = try await articles.count(matching: ArticleQuery(search: text))
+    }
+
+    @Test("search treats quotes and operators as words")
+    func searchLiteral() async throws {
+        let (database, _, _, ids) = try await populated()
+        let articles = ArticleRepository(database: database)
+        #expect(try await articles.articles(matching: ArticleQuery(search: "\"ownership\"")).map(\.id) == [ids[2]])
+        #expect(try await articles.articles(matching: ArticleQuery(search: "C++ bindings")).map(\.id) == [ids[3]])
+    }
+
+    @Test("the search index follows updates and deletes")
+    func searchFollowsChanges() async throws {
+        let (database, a, _, ids) = try await populated()
+        let articles = ArticleRepository(database: database)
+        _ = try await articles.merge(
+            [article(a, "5", age: 5, title: "Beekeeping", text: "Honey")], intoFeed: a, now: now)
+        #expect(try await articles.articles(matching: ArticleQuery(search: "tomatoes")).isEmpty)
+        #expect(try await articles.articles(matching: ArticleQuery(search: "honey")).map(\.id) == [ids[4]])
+        try await FeedRepository(database: database).remove(id: a)
+        #expect(try await articles.articles(matching: ArticleQuery(search: "honey")).isEmpty)
+        #expect(try await articles.articles(matching: ArticleQuery(search: "swift")).map(\.id) == [ids[5]])
+    }
+
+    @Test("retention deletes read, unstarred, old articles and keeps their statuses")
+    func retention() async throws {
+        let database = try AppDatabase.inMemory()
+        let feedID = try await addFeed(database)
+        let articles = ArticleRepository(database: database)
+        let batch = [
+            article(feedID, "old-read", age: 40), article(feedID, "old-starred", age: 40),
+            article(feedID, "old-unread", age: 40), article(feedID, "new-read", age: 1),
+        ]
+        let ids = try await articles.merge(batch, intoFeed: feedID, now: now).inserted
+        try await articles.setRead(true, ids: [ids[0], ids[1], ids[3]])
+        try await articles.setStarred(true, ids: [ids[1]])
+
+        #expect(try await articles.deleteReadArticles(olderThan: daysAgo(30)) == 1)
+        #expect(try await articles.article(id: ids[0]) == nil)
+        #expect(try await articles.count(matching: ArticleQuery()) == 3)
+
+        // The feed still lists the deleted article: it comes back read, not as new.
+        let again = try await articles.merge(batch, intoFeed: feedID, now: now)
+        #expect(again.inserted.count == 1)
+        #expect(try await articles.article(id: again.inserted[0])?.status.isRead == true)
+        #expect(try await articles.count(matching: ArticleQuery(unreadOnly: true)) == 1)
+    }
+
+    @Test("orphaned statuses are pruned only after their own, longer cut-off")
+    func statusPruning() async throws {
+        let database = try AppDatabase.inMemory()
+        let feedID = try await addFeed(database)
+        let articles = ArticleRepository(database: database)
+        let ids = try await articles.merge(
+            [article(feedID, "gone", age: 40), article(feedID, "kept", age: 40)], intoFeed: feedID, now: daysAgo(40)
+        ).inserted
+        try await articles.setRead(true, ids: [ids[0]])
+        _ = try await articles.deleteReadArticles(olderThan: daysAgo(30))
+        #expect(try await articles.deleteStatuses(olderThan: daysAgo(90)) == 0)
+        #expect(try await articles.deleteStatuses(olderThan: daysAgo(10)) == 1)
+        let back = try await articles.merge([article(feedID, "gone", age: 40)], intoFeed: feedID, now: now)
+        // Its status is gone, so after the long cut-off it is new again (40 days is within six months).
+        #expect(try await articles.article(id: back.inserted[0])?.status.isRead == false)
+    }
+
+    @Test("feed counts give unread and total per feed")
+    func counts() async throws {
+        let (database, a, b, ids) = try await populated()
+        try await ArticleRepository(database: database).setRead(true, ids: [ids[0], ids[5]])
+        let counts = try await FeedRepository(database: database).articleCounts()
+        #expect(counts[a] == ArticleCounts(unread: 4, total: 5))
+        #expect(counts[b] == ArticleCounts(unread: 1, total: 2))
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Models
+import Storage
+
+/// A fresh directory under the system's temporary directory, removed by the caller.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A fixed "now" so dates in tests never depend on the clock: 2026-11-22T12:00:00Z.
+let now = Date(timeIntervalSince1970: 1_795_348_800)
+
+/// Days before `now`.
+func daysAgo(_ days: Double) -> Date { now.addingTimeInterval(-days * 86_400) }
+
+/// Adds a subscription and returns its id.
+func addFeed(_ database: AppDatabase, _ name: String = "Example") async throws -> Int64 {
+    let feed = try await FeedRepository(database: database).add(
+        FeedSource(url: URL(string: "https://\(name.lowercased()).example.com/feed.xml")!, title: name))
+    return feed.id ?? -1
+}
+
+/// An article of `feedID` with a guid-like unique id and a date `age` days before `now`.
+func article(_ feedID: Int64, _ key: String, age: Double = 1, title: String? = nil, text: String? = nil) -> Article {
+    Article(
+        feedID: feedID, uniqueID: "guid-\(key)", externalID: "guid-\(key)", title: title ?? "Article \(key)",
+        link: URL(string: "https://example.com/\(key)"), published: daysAgo(age),
+        authors: [Author(name: "Jo", email: "jo@example.com")], summary: "Summary \(key)",
+        contentHTML: "<p>\(text ?? "Body \(key)")</p>", contentText: text ?? "Body \(key)", categories: ["news"])
+}
+
+extension AsyncStream {
+    /// The next element, or `nil` when none arrives (the stream ended).
+    func first() async -> Element? {
+        var iterator = makeAsyncIterator()
+        return await iterator.next()
+    }
+}
