@@ -5,10 +5,12 @@ extension ArticleRepository {
     /// articles at a time.
     public func resultsController(for query: ArticleQuery, batchSize: Int = 50) -> ResultsController<StoredArticle> {
         let database = self.database
+        let repository = self
         return ResultsController(
             batchSize: batchSize,
             fetchIDs: { () async throws(StorageError) -> [Int64] in
-                try await database.read { db in
+                if query.search != nil { try await repository.updateSearchIndex() }
+                return try await database.read { db in
                     guard let (sql, arguments) = Self.sql(for: query, select: "article.id") else { return [] }
                     return try Int64.fetchAll(db, sql: sql, arguments: arguments)
                 }

@@ -9,10 +9,15 @@ extension ArticleRepository {
         stored.reserveCapacity(uniqueIDs.count)
         for chunk in uniqueIDs.chunked(into: 500) {
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let records = try ArticleRecord.fetchAll(
-                db, sql: "SELECT * FROM article WHERE feedId = ? AND uniqueId IN (\(placeholders))",
+            let rows = try Row.fetchCursor(
+                db,
+                sql:
+                    "SELECT \(ArticleRecord.selection) FROM article WHERE feedId = ? AND uniqueId IN (\(placeholders))",
                 arguments: [feedID] + StatementArguments(chunk))
-            for record in records { stored[record.uniqueId] = record }
+            while let row = try rows.next() {
+                let record = ArticleRecord(row: row)
+                stored[record.uniqueId] = record
+            }
         }
         return stored
     }
@@ -49,7 +54,7 @@ extension ArticleRepository {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT article.*, articleStatus.isRead, articleStatus.isStarred, articleStatus.arrivedAt
+                    SELECT \(ArticleRecord.selection), articleStatus.isRead, articleStatus.isStarred, articleStatus.arrivedAt
                     FROM article JOIN articleStatus USING (feedId, uniqueId)
                     WHERE article.id IN (\(placeholders))
                     """, arguments: StatementArguments(chunk))
@@ -84,6 +89,7 @@ extension ArticleRepository {
         }
         if let search = query.search {
             guard let pattern = searchPattern(search) else { return nil }
+            // Callers bring the index up to date first (`updateSearchIndex`).
             clauses.append("article.id IN (SELECT rowid FROM articleSearch WHERE articleSearch MATCH ?)")
             arguments += [pattern]
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Models
 import Testing
 
@@ -167,5 +168,65 @@ struct ArticleQueryTests {
         let counts = try await FeedRepository(database: database).articleCounts()
         #expect(counts[a] == ArticleCounts(unread: 4, total: 5))
         #expect(counts[b] == ArticleCounts(unread: 1, total: 2))
+    }
+}
+
+@Suite("Search index")
+struct SearchIndexTests {
+    /// FTS5's own consistency check of the index (throws when it is corrupt).
+    func checkIndex(_ database: AppDatabase) async throws {
+        try await database.write(source: .app) { db in
+            try db.execute(sql: "INSERT INTO articleSearch(articleSearch, rank) VALUES ('integrity-check', 0)")
+        }
+    }
+
+    @Test("merged articles are indexed in bulk, once, and searches catch up first")
+    func bulkIndexing() async throws {
+        let database = try AppDatabase.inMemory()
+        let feedID = try await addFeed(database)
+        let articles = ArticleRepository(database: database)
+        _ = try await articles.merge(
+            (1...30).map { article(feedID, "\($0)", title: "gardening \($0)") }, intoFeed: feedID, now: now)
+        #expect(try await articles.updateSearchIndex() == 30)
+        #expect(try await articles.updateSearchIndex() == 0)
+        _ = try await articles.merge([article(feedID, "31", title: "gardening late")], intoFeed: feedID, now: now)
+        // No explicit update: the search brings the index up to date itself.
+        #expect(try await articles.count(matching: ArticleQuery(search: "gardening")) == 31)
+        try await checkIndex(database)
+    }
+
+    @Test("articles changed or deleted before they were indexed leave the index sound")
+    func changesBeforeIndexing() async throws {
+        let database = try AppDatabase.inMemory()
+        let feedID = try await addFeed(database)
+        let articles = ArticleRepository(database: database)
+        _ = try await articles.merge(
+            [article(feedID, "1", title: "apples"), article(feedID, "2", title: "pears")], intoFeed: feedID, now: now)
+        _ = try await articles.merge([article(feedID, "1", title: "oranges")], intoFeed: feedID, now: now)
+        let other = try await addFeed(database, "Other")
+        _ = try await articles.merge([article(other, "3", title: "plums")], intoFeed: other, now: now)
+        try await FeedRepository(database: database).remove(id: other)
+        #expect(try await articles.count(matching: ArticleQuery(search: "apples")) == 0)
+        #expect(try await articles.count(matching: ArticleQuery(search: "oranges")) == 1)
+        #expect(try await articles.count(matching: ArticleQuery(search: "plums")) == 0)
+        try await checkIndex(database)
+    }
+
+    @Test("articles changed or deleted after they were indexed are re-indexed or removed")
+    func changesAfterIndexing() async throws {
+        let database = try AppDatabase.inMemory()
+        let feedID = try await addFeed(database)
+        let articles = ArticleRepository(database: database)
+        let ids = try await articles.merge(
+            [article(feedID, "1", title: "apples"), article(feedID, "2", title: "pears")], intoFeed: feedID, now: now
+        ).inserted
+        try await articles.updateSearchIndex()
+        _ = try await articles.merge([article(feedID, "1", title: "oranges")], intoFeed: feedID, now: now)
+        try await articles.setRead(true, ids: [ids[1]])
+        _ = try await articles.deleteReadArticles(olderThan: now)
+        #expect(try await articles.count(matching: ArticleQuery(search: "apples")) == 0)
+        #expect(try await articles.count(matching: ArticleQuery(search: "oranges")) == 1)
+        #expect(try await articles.count(matching: ArticleQuery(search: "pears")) == 0)
+        try await checkIndex(database)
     }
 }
