@@ -45,29 +45,34 @@ extension ArticleRepository {
         return found
     }
 
+    /// The columns `storedArticle(_:)` reads: the article's, then its status's.
+    static let storedSelection =
+        "\(ArticleRecord.selection), articleStatus.isRead, articleStatus.isStarred, articleStatus.arrivedAt"
+
+    /// An article and its status from a row selected with `storedSelection`.
+    static func storedArticle(_ row: Row) -> StoredArticle {
+        let record = ArticleRecord(row: row)
+        let status = ArticleStatus(
+            feedID: record.feedId, uniqueID: record.uniqueId, isRead: row[16], isStarred: row[17],
+            arrivedAt: Date(timeIntervalSince1970: row[18]))
+        return StoredArticle(article: record.article, status: status, sortDate: Date(timeIntervalSince1970: record.sortDate))
+    }
+
     /// Articles with their statuses, in the order of `ids` (missing ids are skipped).
     static func fetch(_ db: Database, ids: [Int64]) throws -> [StoredArticle] {
         var byID: [Int64: StoredArticle] = [:]
         byID.reserveCapacity(ids.count)
         for chunk in ids.chunked(into: 500) {
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let rows = try Row.fetchCursor(
-                db,
+            let statement = try db.cachedStatement(
                 sql: """
-                    SELECT \(ArticleRecord.selection), articleStatus.isRead, articleStatus.isStarred, articleStatus.arrivedAt
-                    FROM article JOIN articleStatus USING (feedId, uniqueId)
+                    SELECT \(storedSelection) FROM article JOIN articleStatus USING (feedId, uniqueId)
                     WHERE article.id IN (\(placeholders))
-                    """, arguments: StatementArguments(chunk))
+                    """)
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
             while let row = try rows.next() {
-                let record = ArticleRecord(row: row)
-                let status = ArticleStatus(
-                    feedID: record.feedId, uniqueID: record.uniqueId, isRead: row["isRead"],
-                    isStarred: row["isStarred"],
-                    arrivedAt: Date(timeIntervalSince1970: row["arrivedAt"]))
-                if let id = record.id {
-                    byID[id] = StoredArticle(
-                        article: record.article, status: status, sortDate: Date(timeIntervalSince1970: record.sortDate))
-                }
+                let stored = storedArticle(row)
+                byID[stored.id] = stored
             }
         }
         return ids.compactMap { byID[$0] }

@@ -101,10 +101,9 @@ public struct ArticleRepository: Sendable {
     {
         if query.search != nil { try await updateSearchIndex() }
         return try await database.read { db in
-            guard let (sql, arguments) = Self.sql(for: query, select: "article.id") else { return [] }
-            let ids = try Int64.fetchAll(
-                db, sql: sql + " LIMIT ? OFFSET ?", arguments: arguments + [limit, offset])
-            return try Self.fetch(db, ids: ids)
+            guard let (sql, arguments) = Self.sql(for: query, select: Self.storedSelection) else { return [] }
+            let statement = try db.cachedStatement(sql: sql + " LIMIT ? OFFSET ?")
+            return try Row.fetchAll(statement, arguments: arguments + [limit, offset]).map(Self.storedArticle)
         }
     }
 
