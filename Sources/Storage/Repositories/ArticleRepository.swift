@@ -103,7 +103,11 @@ public struct ArticleRepository: Sendable {
         return try await database.read { db in
             guard let (sql, arguments) = Self.sql(for: query, select: Self.storedSelection) else { return [] }
             let statement = try db.cachedStatement(sql: sql + " LIMIT ? OFFSET ?")
-            return try Row.fetchAll(statement, arguments: arguments + [limit, offset]).map(Self.storedArticle)
+            let rows = try Row.fetchCursor(statement, arguments: arguments + [limit, offset])
+            var page: [StoredArticle] = []
+            page.reserveCapacity(limit)
+            while let row = try rows.next() { page.append(Self.storedArticle(row)) }
+            return page
         }
     }
 
