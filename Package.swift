@@ -12,7 +12,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Tidings",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Models", targets: ["Models"]),
         .library(name: "Networking", targets: ["Networking"]),

@@ -8,7 +8,7 @@ import PackageDescription
 //   swift package --allow-writing-to-package-directory benchmark
 let package = Package(
     name: "TidingsBenchmarks",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         // Listing traits replaces the package's default set, so only the malloc interposer
         // (mallocCountTotal and the other malloc metrics) is enabled.

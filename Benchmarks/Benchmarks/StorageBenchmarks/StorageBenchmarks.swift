@@ -79,6 +79,21 @@ private final class State: @unchecked Sendable {
     var feedIDs: [Int64] = []
 }
 
+/// 100,000 merged and indexed articles for the search benchmarks (each benchmark runs in a
+/// process of its own, so each prepares its data).
+private func prepareSearch(_ state: State) async throws {
+    if state.database == nil {
+        let database = try freshDatabase("search.sqlite")
+        state.feedIDs = try await addFeeds(database, count: 100)
+        for (index, feedID) in state.feedIDs.enumerated() {
+            let batch = makeArticles(feedID: feedID, count: 1_000, seed: UInt64(index + 1))
+            _ = try await ArticleRepository(database: database).merge(batch, intoFeed: feedID)
+        }
+        state.database = database
+    }
+    if let database = state.database { _ = try await ArticleRepository(database: database).updateSearchIndex() }
+}
+
 let benchmarks: @Sendable () -> Void = {
     let heavy = Benchmark.Configuration(
         metrics: [.wallClock, .peakMemoryResident], warmupIterations: 0, scalingFactor: .one,
@@ -153,7 +168,8 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations {
                 blackHole(try await articles.articles(matching: ArticleQuery(search: "zeppelin"), limit: 50))
             }
-        })
+        },
+        setup: { try await prepareSearch(remerge) })
 
     Benchmark(
         "Storage: full-text search over 100,000 articles, common words (~96,000 matches, 50 newest)",
@@ -165,18 +181,7 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(try await articles.articles(matching: ArticleQuery(search: "parser stream"), limit: 50))
             }
         },
-        setup: {
-            if remerge.database == nil {
-                let database = try freshDatabase("search.sqlite")
-                remerge.feedIDs = try await addFeeds(database, count: 100)
-                for (index, feedID) in remerge.feedIDs.enumerated() {
-                    let batch = makeArticles(feedID: feedID, count: 1_000, seed: UInt64(index + 1))
-                    _ = try await ArticleRepository(database: database).merge(batch, intoFeed: feedID)
-                }
-                remerge.database = database
-            }
-            if let database = remerge.database { _ = try await ArticleRepository(database: database).updateSearchIndex() }
-        })
+        setup: { try await prepareSearch(remerge) })
 
     let million = State()
     Benchmark(

@@ -55,7 +55,8 @@ extension ArticleRepository {
         let status = ArticleStatus(
             feedID: record.feedId, uniqueID: record.uniqueId, isRead: row[16], isStarred: row[17],
             arrivedAt: Date(timeIntervalSince1970: row[18]))
-        return StoredArticle(article: record.article, status: status, sortDate: Date(timeIntervalSince1970: record.sortDate))
+        return StoredArticle(
+            article: record.article, status: status, sortDate: Date(timeIntervalSince1970: record.sortDate))
     }
 
     /// Articles with their statuses, in the order of `ids` (missing ids are skipped).
@@ -92,24 +93,34 @@ extension ArticleRepository {
             clauses.append("article.sortDate >= ?")
             arguments += [since.timeIntervalSince1970]
         }
+        var from = "article JOIN articleStatus USING (feedId, uniqueId)"
         if let search = query.search {
+            // Callers bring the index up to date first (`updateSearchIndex`). The matches drive
+            // the query, so a rare word touches only its own articles.
             guard let pattern = searchPattern(search) else { return nil }
-            // Callers bring the index up to date first (`updateSearchIndex`).
-            clauses.append("article.id IN (SELECT rowid FROM articleSearch WHERE articleSearch MATCH ?)")
-            arguments += [pattern]
+            from =
+                "articleSearch JOIN article ON article.id = articleSearch.rowid JOIN articleStatus USING (feedId, uniqueId)"
+            clauses.insert("articleSearch MATCH ?", at: 0)
+            arguments = [pattern] + arguments
         }
         let filter = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
         let sql = """
-            SELECT \(select) FROM article JOIN articleStatus USING (feedId, uniqueId)\(filter)
+            SELECT \(select) FROM \(from)\(filter)
             ORDER BY article.sortDate DESC, article.id DESC
             """
         return (sql, arguments)
     }
 
-    /// A user's words as an FTS5 query: every word must match as a prefix; quotes, operators
-    /// and punctuation are taken literally (each word is quoted), never as query syntax.
+    /// A user's words as an FTS5 query in which every word must match as a prefix.
+    ///
+    /// The text is cut into words at every character that is neither a letter nor a digit (as
+    /// the index's unicode61 tokenizer cuts) and each word is quoted, so quotes, operators
+    /// (`OR`, `NEAR`, `-`, `*`, `^`) and punctuation are never read as query syntax. `nil` when
+    /// the text has no word at all.
     static func searchPattern(_ text: String) -> String? {
-        FTS5Pattern(matchingAllPrefixesIn: text)?.rawPattern
+        let words = text.split { !($0.isLetter || $0.isNumber) }
+        guard !words.isEmpty else { return nil }
+        return words.map { "\"\($0)\"*" }.joined(separator: " ")
     }
 }
 

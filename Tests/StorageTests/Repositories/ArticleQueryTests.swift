@@ -230,3 +230,18 @@ struct SearchIndexTests {
         try await checkIndex(database)
     }
 }
+
+@Suite("Search pattern")
+struct SearchPatternTests {
+    @Test(
+        "a user's text becomes quoted prefix terms, punctuation dropped",
+        arguments: [
+            ("swift linux", #""swift"* "linux"*"#), ("\"ownership\"", #""ownership"*"#), ("C++", #""C"*"#),
+            ("a OR b", #""a"* "OR"* "b"*"#), ("NEAR(a b)", #""NEAR"* "a"* "b"*"#),
+            ("café-au-lait", #""café"* "au"* "lait"*"#),
+            ("   ", nil), ("!?*", nil),
+        ])
+    func pattern(text: String, expected: String?) {
+        #expect(ArticleRepository.searchPattern(text) == expected)
+    }
+}
