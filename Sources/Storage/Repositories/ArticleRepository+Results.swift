@@ -9,8 +9,7 @@ extension ArticleRepository {
         return ResultsController(
             batchSize: batchSize,
             fetchIDs: { () async throws(StorageError) -> [Int64] in
-                if query.search != nil { try await repository.updateSearchIndex() }
-                return try await database.read { db in
+                try await repository.readSearching(query) { db in
                     guard let (sql, arguments) = Self.sql(for: query, select: "article.id") else { return [] }
                     return try Int64.fetchAll(db, sql: sql, arguments: arguments)
                 }

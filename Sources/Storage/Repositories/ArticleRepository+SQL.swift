@@ -79,6 +79,31 @@ extension ArticleRepository {
         return ids.compactMap { byID[$0] }
     }
 
+    /// Whether articles were merged since the search index was last brought up to date.
+    static func pendingSearchIndex(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT coalesce((SELECT max(id) FROM article), 0) > indexedThrough FROM articleSearchState")
+            ?? false
+    }
+
+    /// One page of the articles `query` matches, newest first.
+    static func page(_ db: Database, query: ArticleQuery, limit: Int, offset: Int) throws -> [StoredArticle] {
+        if query.search != nil {
+            // Matches are sorted by date in a temporary b-tree: sort ids only, then load the
+            // page, instead of carrying every match's text through the sort.
+            guard let (sql, arguments) = sql(for: query, select: "article.id") else { return [] }
+            let statement = try db.cachedStatement(sql: sql + " LIMIT ? OFFSET ?")
+            return try fetch(db, ids: try Int64.fetchAll(statement, arguments: arguments + [limit, offset]))
+        }
+        guard let (sql, arguments) = sql(for: query, select: storedSelection) else { return [] }
+        let statement = try db.cachedStatement(sql: sql + " LIMIT ? OFFSET ?")
+        let rows = try Row.fetchCursor(statement, arguments: arguments + [limit, offset])
+        var page: [StoredArticle] = []
+        page.reserveCapacity(limit)
+        while let row = try rows.next() { page.append(storedArticle(row)) }
+        return page
+    }
+
     /// The ordered SELECT for a query, or `nil` when its search text has no words to match.
     static func sql(for query: ArticleQuery, select: String) -> (String, StatementArguments)? {
         var clauses: [String] = []

@@ -99,25 +99,27 @@ public struct ArticleRepository: Sendable {
     public func articles(matching query: ArticleQuery, limit: Int = 20, offset: Int = 0) async throws(StorageError)
         -> [StoredArticle]
     {
-        if query.search != nil { try await updateSearchIndex() }
-        return try await database.read { db in
-            guard let (sql, arguments) = Self.sql(for: query, select: Self.storedSelection) else { return [] }
-            let statement = try db.cachedStatement(sql: sql + " LIMIT ? OFFSET ?")
-            let rows = try Row.fetchCursor(statement, arguments: arguments + [limit, offset])
-            var page: [StoredArticle] = []
-            page.reserveCapacity(limit)
-            while let row = try rows.next() { page.append(Self.storedArticle(row)) }
-            return page
-        }
+        try await readSearching(query) { db in try Self.page(db, query: query, limit: limit, offset: offset) }
     }
 
     /// How many articles `query` matches.
     public func count(matching query: ArticleQuery) async throws(StorageError) -> Int {
-        if query.search != nil { try await updateSearchIndex() }
-        return try await database.read { db in
+        try await readSearching(query) { db in
             guard let (sql, arguments) = Self.sql(for: query, select: "article.id") else { return 0 }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
         }
+    }
+
+    /// Runs a read for `query`; a search first makes sure the index holds every article. The
+    /// check rides in the same read, so an up-to-date index costs no extra trip to a reader.
+    func readSearching<T: Sendable>(_ query: ArticleQuery, _ body: @escaping @Sendable (Database) throws -> T)
+        async throws(StorageError) -> T
+    {
+        guard query.search != nil else { return try await database.read(body) }
+        let current = try await database.read { db -> T? in try Self.pendingSearchIndex(db) ? nil : body(db) }
+        if let current { return current }
+        try await updateSearchIndex()
+        return try await database.read(body)
     }
 
     /// Adds the articles merged since the last call to the full-text index, in one transaction,
@@ -125,12 +127,7 @@ public struct ArticleRepository: Sendable {
     /// a refresh can call it after its merges, off the user's path.
     @discardableResult
     public func updateSearchIndex() async throws(StorageError) -> Int {
-        let pending = try await database.read { db in
-            try Bool.fetchOne(
-                db, sql: "SELECT coalesce((SELECT max(id) FROM article), 0) > indexedThrough FROM articleSearchState")
-                ?? false
-        }
-        guard pending else { return 0 }
+        guard try await database.read(Self.pendingSearchIndex) else { return 0 }
         return try await database.write(source: .app) { db in
             let through = try Int64.fetchOne(db, sql: "SELECT indexedThrough FROM articleSearchState") ?? 0
             guard let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM article"), last > through else {
