@@ -2,9 +2,10 @@ import Foundation
 internal import GRDB
 
 /// The `configCache` row: always id 1.
-struct ConfigCacheRecord: FetchableRecord, PersistableRecord {
+struct ConfigCacheRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "configCache"
 
+    var id: Int64 = 1
     var body: Data
     var etag: String?
     var lastModified: String?
@@ -17,21 +18,6 @@ struct ConfigCacheRecord: FetchableRecord, PersistableRecord {
         fetchedAt = document.fetchedAt.timeIntervalSince1970
     }
 
-    init(row: Row) {
-        body = row["body"]
-        etag = row["etag"]
-        lastModified = row["lastModified"]
-        fetchedAt = row["fetchedAt"]
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["id"] = 1
-        container["body"] = body
-        container["etag"] = etag
-        container["lastModified"] = lastModified
-        container["fetchedAt"] = fetchedAt
-    }
-
     var document: CachedDocument {
         CachedDocument(
             body: body, etag: etag, lastModified: lastModified, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
@@ -39,7 +25,7 @@ struct ConfigCacheRecord: FetchableRecord, PersistableRecord {
 }
 
 /// An `httpCache` row, keyed by URL.
-struct HTTPCacheRecord: FetchableRecord, PersistableRecord {
+struct HTTPCacheRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "httpCache"
 
     var url: String
@@ -56,24 +42,6 @@ struct HTTPCacheRecord: FetchableRecord, PersistableRecord {
         lastModified = entry.lastModified
         maxAge = entry.maxAge
         storedAt = entry.storedAt.timeIntervalSince1970
-    }
-
-    init(row: Row) {
-        url = row["url"]
-        body = row["body"]
-        etag = row["etag"]
-        lastModified = row["lastModified"]
-        maxAge = row["maxAge"]
-        storedAt = row["storedAt"]
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["url"] = url
-        container["body"] = body
-        container["etag"] = etag
-        container["lastModified"] = lastModified
-        container["maxAge"] = maxAge
-        container["storedAt"] = storedAt
     }
 
     var entry: HTTPCacheEntry? {

@@ -3,7 +3,7 @@ internal import GRDB
 import Models
 
 /// A `feed` row.
-struct FeedRecord: FetchableRecord, MutablePersistableRecord {
+struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "feed"
 
     var id: Int64?
@@ -28,32 +28,6 @@ struct FeedRecord: FetchableRecord, MutablePersistableRecord {
         contentHash = source.contentHash
         lastResult = source.lastResult?.description
         lastRefreshedAt = source.lastRefreshedAt?.timeIntervalSince1970
-    }
-
-    init(row: Row) {
-        id = row["id"]
-        url = row["url"]
-        title = row["title"]
-        homePageURL = row["homePageURL"]
-        format = row["format"]
-        etag = row["etag"]
-        lastModified = row["lastModified"]
-        contentHash = row["contentHash"]
-        lastResult = row["lastResult"]
-        lastRefreshedAt = row["lastRefreshedAt"]
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["id"] = id
-        container["url"] = url
-        container["title"] = title
-        container["homePageURL"] = homePageURL
-        container["format"] = format
-        container["etag"] = etag
-        container["lastModified"] = lastModified
-        container["contentHash"] = contentHash
-        container["lastResult"] = lastResult
-        container["lastRefreshedAt"] = lastRefreshedAt
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

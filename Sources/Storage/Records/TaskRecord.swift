@@ -3,7 +3,7 @@ internal import GRDB
 import Models
 
 /// A `task` row.
-struct TaskRecord: FetchableRecord, MutablePersistableRecord {
+struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "task"
 
     var id: Int64?
@@ -30,32 +30,6 @@ struct TaskRecord: FetchableRecord, MutablePersistableRecord {
         modifiedAt = task.modifiedAt.timeIntervalSince1970
     }
 
-    init(row: Row) {
-        id = row["id"]
-        name = row["name"]
-        note = row["note"]
-        dueDate = row["dueDate"]
-        frequencyCount = row["frequencyCount"]
-        frequencyUnit = row["frequencyUnit"]
-        isDone = row["isDone"]
-        articleId = row["articleId"]
-        createdAt = row["createdAt"]
-        modifiedAt = row["modifiedAt"]
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["id"] = id
-        container["name"] = name
-        container["note"] = note
-        container["dueDate"] = dueDate
-        container["frequencyCount"] = frequencyCount
-        container["frequencyUnit"] = frequencyUnit
-        container["isDone"] = isDone
-        container["articleId"] = articleId
-        container["createdAt"] = createdAt
-        container["modifiedAt"] = modifiedAt
-    }
-
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     var task: HouseholdTask {
@@ -71,7 +45,7 @@ struct TaskRecord: FetchableRecord, MutablePersistableRecord {
 }
 
 /// A `taskCompletion` row.
-struct TaskCompletionRecord: FetchableRecord, MutablePersistableRecord {
+struct TaskCompletionRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "taskCompletion"
 
     var id: Int64?
@@ -83,20 +57,6 @@ struct TaskCompletionRecord: FetchableRecord, MutablePersistableRecord {
         self.taskId = taskId
         dueDate = completion.dueDate?.timeIntervalSince1970
         completedAt = completion.completedAt.timeIntervalSince1970
-    }
-
-    init(row: Row) {
-        id = row["id"]
-        taskId = row["taskId"]
-        dueDate = row["dueDate"]
-        completedAt = row["completedAt"]
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["id"] = id
-        container["taskId"] = taskId
-        container["dueDate"] = dueDate
-        container["completedAt"] = completedAt
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
