@@ -1,14 +1,52 @@
 public import Foundation
 
 /// Everything that can go wrong between building a request and decoding its response.
-public enum NetworkError: Error, Sendable, LocalizedError {
+public enum NetworkError: Error, Sendable, Equatable, LocalizedError {
     /// The pieces of a request did not form a URL.
     case invalidURL(String)
+    /// The request never got a response (no connection, DNS, TLS, reset); the reason as the
+    /// system gave it.
+    case transport(String)
+    /// No response arrived within the time limit.
+    case timedOut
+    /// The server answered with a status the caller did not accept; the whole response is kept.
+    case status(HTTPResponse)
+    /// The body is not the expected JSON; the message names the path (`items[3].title: …`).
+    case decoding(String)
+    /// The task was cancelled.
+    case cancelled
+    /// The body is larger than the limit (in bytes).
+    case bodyTooLarge(limit: Int)
+    /// Redirects went on past the limit, or in a loop.
+    case tooManyRedirects(URL)
+    /// There is no token: the user must sign in.
+    case loginRequired
+    /// Tokens were refreshed too often in a short time; something rejects every new token.
+    case refreshLoop
 
     /// A sentence a user can act on.
     public var errorDescription: String? {
         switch self {
         case .invalidURL(let text): "\"\(text)\" is not a valid URL"
+        case .transport(let reason): "the request failed: \(reason)"
+        case .timedOut: "the server did not answer in time"
+        case .status(let response): "the server answered HTTP \(response.status)"
+        case .decoding(let detail): "the response could not be read: \(detail)"
+        case .cancelled: "the request was cancelled"
+        case .bodyTooLarge(let limit): "the response is larger than \(limit / 1_000_000) MB"
+        case .tooManyRedirects(let url): "too many redirects (last to \(url.absoluteString))"
+        case .loginRequired: "sign in first"
+        case .refreshLoop: "the server keeps rejecting new sign-in tokens; sign in again"
+        }
+    }
+
+    /// Whether trying again later may succeed: timeouts, connection failures and the statuses
+    /// 408, 429, 500, 502, 503 and 504.
+    public var isTransient: Bool {
+        switch self {
+        case .timedOut, .transport: true
+        case .status(let response): [408, 429, 500, 502, 503, 504].contains(response.status)
+        default: false
         }
     }
 }

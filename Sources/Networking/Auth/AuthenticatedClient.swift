@@ -1,0 +1,39 @@
+import Foundation
+import Models
+
+/// An API client that signs every request with a bearer token from an `Authenticator` and
+/// retries once after a rejected token.
+///
+/// A response is a rejected token when it is a 401, or when its JSON body says
+/// `{"errors":["invalid_token"]}`. The retry uses the token another caller already refreshed
+/// if there is one, else a forced refresh; a second rejection surfaces as `.status`.
+public struct AuthenticatedClient: Sendable {
+    private let client: APIClient
+    private let authenticator: Authenticator
+
+    /// Creates a client over a plain one.
+    public init(client: APIClient, authenticator: Authenticator) {
+        self.client = client
+        self.authenticator = authenticator
+    }
+
+    /// Sends a signed request and decodes a 2xx body as `Response`.
+    public func execute<Response: Decodable>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
+        let token = try await authenticator.validToken()
+        do {
+            return try await client.execute(endpoint.authorized(with: token.accessToken))
+        } catch {
+            guard case .status(let response) = error, Self.isRejectedToken(response) else { throw error }
+            let replacement = try await authenticator.token(replacing: token)
+            return try await client.execute(endpoint.authorized(with: replacement.accessToken))
+        }
+    }
+
+    /// Whether a response rejects the token it was sent with.
+    static func isRejectedToken(_ response: HTTPResponse) -> Bool {
+        if response.status == 401 { return true }
+        struct Errors: Decodable { let errors: [String] }
+        let errors = try? JSONDecoder().decode(Errors.self, from: response.body)
+        return errors?.errors.contains("invalid_token") ?? false
+    }
+}

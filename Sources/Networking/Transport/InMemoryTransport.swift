@@ -1,0 +1,87 @@
+public import Foundation
+import Synchronization
+
+/// A transport for tests: replays scripted responses in order and records every request.
+///
+/// Each `Stub` answers the next request for its URL (or any URL when it names none) with a
+/// status, headers and body, optionally after a delay, or with an error. A request nothing is
+/// scripted for fails with `.transport`, so a test notices calls it did not expect.
+public final class InMemoryTransport: HTTPTransport {
+    /// One scripted answer.
+    public struct Stub: Sendable {
+        /// The URL it answers; `nil` answers any.
+        public var url: URL?
+        /// The status code.
+        public var status: Int
+        /// Header fields.
+        public var headers: HTTPHeaders
+        /// The body.
+        public var body: Data
+        /// How long to wait before answering.
+        public var delay: Duration
+        /// An error to fail with instead of answering.
+        public var error: NetworkError?
+
+        /// Creates a stub.
+        public init(
+            url: URL? = nil, status: Int = 200, headers: HTTPHeaders = [:], body: Data = Data(),
+            delay: Duration = .zero, error: NetworkError? = nil
+        ) {
+            self.url = url
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+            self.error = error
+        }
+
+        /// A 200 with a JSON body.
+        public static func json(_ text: String, status: Int = 200, url: URL? = nil) -> Stub {
+            Stub(url: url, status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
+        }
+    }
+
+    private struct State {
+        var stubs: [Stub] = []
+        var requests: [HTTPRequest] = []
+    }
+
+    private let state = Mutex(State())
+    private let handler: (@Sendable (HTTPRequest) async throws(NetworkError) -> HTTPResponse)?
+
+    /// Creates a transport that answers from scripted stubs.
+    public init(_ stubs: [Stub] = []) {
+        handler = nil
+        state.withLock { $0.stubs = stubs }
+    }
+
+    /// Creates a transport that answers every request with `handler` (for logic a script
+    /// cannot express, such as a server that counts).
+    public init(handler: @escaping @Sendable (HTTPRequest) async throws(NetworkError) -> HTTPResponse) {
+        self.handler = handler
+    }
+
+    /// Scripts more answers.
+    public func enqueue(_ stubs: Stub...) {
+        state.withLock { $0.stubs.append(contentsOf: stubs) }
+    }
+
+    /// Every request sent so far, in order.
+    public var requests: [HTTPRequest] { state.withLock { $0.requests } }
+
+    /// Answers with the next stub for the request's URL.
+    public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
+        state.withLock { $0.requests.append(request) }
+        if let handler { return try await handler(request) }
+        let stub = state.withLock { state -> Stub? in
+            guard let index = state.stubs.firstIndex(where: { $0.url == nil || $0.url == request.url }) else { return nil }
+            return state.stubs.remove(at: index)
+        }
+        guard let stub else { throw .transport("nothing scripted for \(request.method.rawValue) \(request.url)") }
+        if stub.delay > .zero {
+            do { try await Task.sleep(for: stub.delay) } catch { throw .cancelled }
+        }
+        if let error = stub.error { throw error }
+        return HTTPResponse(status: stub.status, headers: stub.headers, body: stub.body, url: request.url)
+    }
+}

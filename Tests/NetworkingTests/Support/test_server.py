@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""A loopback HTTP server for NetworkingTests: started by a test, on a random port, stopped
+when the test ends. Prints its port on the first line of stdout, then serves until killed."""
+import gzip
+import http.server
+import sys
+import threading
+import time
+
+ETAG = '"v1"'
+LAST_MODIFIED = "Sat, 13 Mar 2021 09:00:00 GMT"
+seen = {}
+lock = threading.Lock()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body=b"", headers=None):
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def do_GET(self):
+        path = self.path.split("?")[0]
+        parts = path.strip("/").split("/")
+        if path == "/etag":
+            if self.headers.get("If-None-Match") == ETAG:
+                return self.send(304, headers={"ETag": ETAG})
+            return self.send(200, b"etag body", {"ETag": ETAG})
+        if path == "/lastmod":
+            if self.headers.get("If-Modified-Since") == LAST_MODIFIED:
+                return self.send(304)
+            return self.send(200, b"lastmod body", {"Last-Modified": LAST_MODIFIED})
+        if parts[0] == "retry":
+            with lock:
+                count = seen.get(path, 0)
+                seen[path] = count + 1
+            if count == 0:
+                return self.send(503, b"busy", {"Retry-After": "1"})
+            return self.send(200, b"recovered")
+        if path == "/hang":
+            time.sleep(30)
+            return self.send(200, b"too late")
+        if path == "/big":
+            return self.send(200, b"x" * (11 * 1000 * 1000))
+        if path == "/bigstream":
+            # No Content-Length: the size is only known while reading.
+            self.send_response(200)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            chunk = b"y" * 65536
+            try:
+                for _ in range(200):
+                    self.wfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
+        if parts[0] == "redirect":
+            remaining = int(parts[1])
+            if remaining == 0:
+                return self.send(200, b"landed")
+            return self.send(302, headers={"Location": f"/redirect/{remaining - 1}"})
+        if path == "/permanent":
+            return self.send(301, headers={"Location": "/redirect/0"})
+        if parts[0] == "loop":
+            other = "b" if parts[1] == "a" else "a"
+            return self.send(302, headers={"Location": f"/loop/{other}"})
+        if path == "/gzip":
+            return self.send(200, gzip.compress(b"unzipped body " * 100), {"Content-Encoding": "gzip"})
+        if path == "/small":
+            return self.send(200, b"ok", {"Content-Type": "text/plain"})
+        return self.send(404, b"not found")
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print(server.server_address[1], flush=True)
+server.serve_forever()
