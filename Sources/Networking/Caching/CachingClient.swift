@@ -48,7 +48,8 @@ public struct CachingClient: Sendable {
         let stored = await store.response(for: url)
         let date = now()
         if let stored, stored.isFresh(at: date) {
-            return Result(response: Self.response(from: stored), isNotModified: false, isFromCache: true, isStale: false)
+            return Result(
+                response: Self.response(from: stored), isNotModified: false, isFromCache: true, isStale: false)
         }
         var request = HTTPRequest(url: url, headers: headers)
         if let stored, date.timeIntervalSince(stored.storedAt) < validatorLifetime {
@@ -61,7 +62,9 @@ public struct CachingClient: Sendable {
             response = try await client.send(request)
         } catch {
             guard let stored, error != .cancelled else { throw error }
-            return Result(response: Self.response(from: stored), isNotModified: false, isFromCache: true, isStale: true, error: error)
+            return Result(
+                response: Self.response(from: stored), isNotModified: false, isFromCache: true, isStale: true,
+                error: error)
         }
 
         if response.status == 304, let stored {
@@ -118,7 +121,9 @@ struct CacheControl: Equatable {
             case "no-store": noStore = true
             case "no-cache": noCache = true
             case "max-age":
-                if parts.count == 2, let seconds = TimeInterval(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) {
+                if parts.count == 2,
+                    let seconds = TimeInterval(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+                {
                     maxAge = max(0, seconds)
                 }
             default: continue

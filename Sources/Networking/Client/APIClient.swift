@@ -83,7 +83,8 @@ public struct APIClient: Sendable {
         for _ in 0...maxRedirects {
             try Task.checkCancellation(or: .cancelled)
             var response = try await transport.send(request)
-            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"] else {
+            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"]
+            else {
                 response.permanentRedirect = permanent
                 return response
             }

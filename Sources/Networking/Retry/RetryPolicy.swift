@@ -47,7 +47,9 @@ public struct RetryPolicy: Sendable {
     /// How long to wait before attempt `attempt + 1` after `error`, or `nil` to give up.
     public func delay(after error: NetworkError, attempt: Int, request: HTTPRequest) -> Duration? {
         guard attempt < maxAttempts, request.isIdempotent, error.isTransient else { return nil }
-        if case .status(let response) = error, let retryAfter = Self.retryAfter(response.headers["Retry-After"], now: now()) {
+        if case .status(let response) = error,
+            let retryAfter = Self.retryAfter(response.headers["Retry-After"], now: now())
+        {
             return retryAfter <= maxRetryAfter ? retryAfter : nil
         }
         let exponential = baseDelay * Int(pow(2.0, Double(attempt - 1)).rounded())

@@ -74,7 +74,9 @@ public final class InMemoryTransport: HTTPTransport {
         state.withLock { $0.requests.append(request) }
         if let handler { return try await handler(request) }
         let stub = state.withLock { state -> Stub? in
-            guard let index = state.stubs.firstIndex(where: { $0.url == nil || $0.url == request.url }) else { return nil }
+            guard let index = state.stubs.firstIndex(where: { $0.url == nil || $0.url == request.url }) else {
+                return nil
+            }
             return state.stubs.remove(at: index)
         }
         guard let stub else { throw .transport("nothing scripted for \(request.method.rawValue) \(request.url)") }

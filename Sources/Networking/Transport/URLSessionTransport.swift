@@ -59,7 +59,8 @@ public final class URLSessionTransport: HTTPTransport {
         let delegate = self.delegate
         let limit = configuration.maxBodySize
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>) in
                 delegate.start(task, limit: limit, continuation: continuation)
             }
         } onCancel: {
@@ -137,7 +138,8 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
                 if let name = name as? String { headers[name] = "\(value)" }
             }
             entry.continuation.resume(
-                returning: .success(HTTPResponse(status: response.statusCode, headers: headers, body: entry.body, url: url)))
+                returning: .success(
+                    HTTPResponse(status: response.statusCode, headers: headers, body: entry.body, url: url)))
         } else {
             entry.continuation.resume(returning: .failure(.transport("the server sent no HTTP response")))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Models
 import Networking
+import Synchronization
 import Testing
 
 private struct Item: Decodable, Equatable {
@@ -26,7 +27,8 @@ struct APIClientTests {
     @Test("execute builds the URL, sends, checks the status and decodes")
     func executeDecodes() async throws {
         let transport = InMemoryTransport([.json(#"[{"id":1,"date_published":"2021-03-13T09:00:00Z"}]"#)])
-        let items = try await client(transport).execute(Endpoint<[Item]>.get("items", query: [URLQueryItem(name: "q", value: "a b")]))
+        let items = try await client(transport).execute(
+            Endpoint<[Item]>.get("items", query: [URLQueryItem(name: "q", value: "a b")]))
         #expect(items == [Item(id: 1, datePublished: Date(timeIntervalSince1970: 1_615_626_000))])
         #expect(transport.requests.map(\.url.absoluteString) == ["https://api.example.com/v1/items?q=a%20b"])
     }
@@ -38,7 +40,10 @@ struct APIClientTests {
             _ = try await client(transport).execute(Endpoint<[Item]>.get("items"))
             Issue.record("a 404 should throw")
         } catch {
-            guard case .status(let response) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .status(let response) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
             #expect(response.status == 404)
             #expect(response.headers["x-why"] == "gone")
             #expect(response.body == Data("nope".utf8))
@@ -47,7 +52,9 @@ struct APIClientTests {
 
     @Test("a body that does not decode reports the path in the wire's own key names")
     func decodingError() async throws {
-        let transport = InMemoryTransport([.json(#"[{"id":1,"date_published":"2021-03-13T09:00:00Z"},{"id":2,"date_published":7}]"#)])
+        let transport = InMemoryTransport([
+            .json(#"[{"id":1,"date_published":"2021-03-13T09:00:00Z"},{"id":2,"date_published":7}]"#)
+        ])
         await #expect(throws: NetworkError.decoding("[1].date_published: expected String, found number")) {
             try await client(transport).execute(Endpoint<[Item]>.get("items"))
         }
@@ -58,7 +65,9 @@ struct APIClientTests {
         let start = URL(string: "https://api.example.com/v1/feed")!
         let transport = InMemoryTransport([
             .init(url: start, status: 307, headers: ["Location": "/v2/feed"]),
-            .init(url: URL(string: "https://api.example.com/v2/feed")!, status: 303, headers: ["Location": "https://cdn.example.com/feed"]),
+            .init(
+                url: URL(string: "https://api.example.com/v2/feed")!, status: 303,
+                headers: ["Location": "https://cdn.example.com/feed"]),
             .init(url: URL(string: "https://cdn.example.com/feed")!, status: 200, body: Data("done".utf8)),
         ])
         let response = try await client(transport).send(HTTPRequest(method: .post, url: start, body: Data("x".utf8)))
@@ -74,14 +83,20 @@ struct APIClientTests {
         let start = URL(string: "https://old.example.com/feed")!
         let transport = InMemoryTransport([
             .init(url: start, status: 301, headers: ["Location": "https://new.example.com/feed"]),
-            .init(url: URL(string: "https://new.example.com/feed")!, status: 308, headers: ["Location": "https://new.example.com/rss"]),
+            .init(
+                url: URL(string: "https://new.example.com/feed")!, status: 308,
+                headers: ["Location": "https://new.example.com/rss"]),
             .init(url: URL(string: "https://new.example.com/rss")!, status: 200),
         ])
-        #expect(try await client(transport).send(HTTPRequest(url: start)).permanentRedirect?.absoluteString == "https://new.example.com/rss")
+        #expect(
+            try await client(transport).send(HTTPRequest(url: start)).permanentRedirect?.absoluteString
+                == "https://new.example.com/rss")
         // A temporary hop first means the original URL stays.
         let mixed = InMemoryTransport([
             .init(url: start, status: 302, headers: ["Location": "https://new.example.com/feed"]),
-            .init(url: URL(string: "https://new.example.com/feed")!, status: 301, headers: ["Location": "https://new.example.com/rss"]),
+            .init(
+                url: URL(string: "https://new.example.com/feed")!, status: 301,
+                headers: ["Location": "https://new.example.com/rss"]),
             .init(url: URL(string: "https://new.example.com/rss")!, status: 200),
         ])
         #expect(try await client(mixed).send(HTTPRequest(url: start)).permanentRedirect == nil)
@@ -106,10 +121,14 @@ struct APIClientTests {
         #expect(loop.requests.count == 2)
     }
 
-    @Test("transient statuses and timeouts are retried with growing, jittered waits", arguments: [408, 429, 500, 502, 503, 504])
+    @Test(
+        "transient statuses and timeouts are retried with growing, jittered waits",
+        arguments: [408, 429, 500, 502, 503, 504])
     func retriesTransient(status: Int) async throws {
         let sleeps = RecordedSleeps()
-        let transport = InMemoryTransport([.init(status: status), .init(error: .timedOut), .init(status: 200, body: Data("ok".utf8))])
+        let transport = InMemoryTransport([
+            .init(status: status), .init(error: .timedOut), .init(status: 200, body: Data("ok".utf8)),
+        ])
         let response = try await client(transport, sleeps: sleeps).data(Endpoint<Data>.get("x"))
         #expect(response.body == Data("ok".utf8))
         #expect(transport.requests.count == 3)
@@ -119,12 +138,17 @@ struct APIClientTests {
 
     @Test("the last failure surfaces once the attempts are used up")
     func givesUp() async throws {
-        let transport = InMemoryTransport([.init(status: 503), .init(status: 503), .init(status: 503), .init(status: 200)])
+        let transport = InMemoryTransport([
+            .init(status: 503), .init(status: 503), .init(status: 503), .init(status: 200),
+        ])
         do {
             _ = try await client(transport).data(Endpoint<Data>.get("x"))
             Issue.record("should fail after three attempts")
         } catch {
-            guard case .status(let response) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .status(let response) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
             #expect(response.status == 503)
         }
         #expect(transport.requests.count == 3)
@@ -160,7 +184,9 @@ struct APIClientTests {
 
     @Test("nothing scripted is a transport error, so a test sees calls it did not expect")
     func unexpectedCall() async throws {
-        await #expect(throws: NetworkError.self) { try await client(InMemoryTransport(), attempts: 1).data(Endpoint<Data>.get("x")) }
+        await #expect(throws: NetworkError.self) {
+            try await client(InMemoryTransport(), attempts: 1).data(Endpoint<Data>.get("x"))
+        }
     }
 }
 
@@ -195,12 +221,15 @@ struct FetchAllTests {
     }
 }
 
-import Synchronization
-
 /// Counts concurrent operations and remembers the most at once.
 final class InFlightGauge: Sendable {
     private let state = Mutex((now: 0, peak: 0))
     var peak: Int { state.withLock { $0.peak } }
-    func enter() { state.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) } }
+    func enter() {
+        state.withLock {
+            $0.now += 1
+            $0.peak = max($0.peak, $0.now)
+        }
+    }
     func leave() { state.withLock { $0.now -= 1 } }
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """A loopback HTTP server for NetworkingTests: started by a test, on a random port, stopped
-when the test ends. Prints its port on the first line of stdout, then serves until killed."""
+when the test ends. Writes its port to the file named by its first argument, then serves
+until killed."""
 import gzip
 import http.server
+import os
 import sys
 import threading
 import time
@@ -80,8 +82,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, b"ok", {"Content-Type": "text/plain"})
         return self.send(404, b"not found")
 
+    do_POST = do_GET
 
+
+def exit_with_parent():
+    # The test holds our stdin open; end of input means it is done (or gone), so stop. This
+    # also works when a launcher (pyenv's shim) stands between the test and this process.
+    sys.stdin.read()
+    os._exit(0)
+
+
+threading.Thread(target=exit_with_parent, daemon=True).start()
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
-print(server.server_address[1], flush=True)
+with open(sys.argv[1] + ".tmp", "w") as port_file:
+    port_file.write(f"{server.server_address[1]}\n")
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
 server.serve_forever()
