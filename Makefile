@@ -41,7 +41,12 @@ run: release
 test: deps
 	$(SWIFT) test
 
+# The networking benchmarks fetch from the shared corpus server (nginx on 127.0.0.1:18080).
+PEER_BENCH ?= $(CURDIR)/../shared/bench
+
 bench: deps
+	@if [ -d "$(PEER_BENCH)" ]; then bash "$(PEER_BENCH)/make-corpus.sh" >/dev/null && bash "$(PEER_BENCH)/serve.sh" start; \
+	else echo "no $(PEER_BENCH): the networking benchmarks need a server at TIDINGS_BENCH_URL"; fi
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
 
 format:

@@ -36,6 +36,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NetworkingTests", dependencies: ["Networking", "Models"],
+            exclude: ["Support/test_server.py"],
             swiftSettings: swiftSettings),
 
         .target(
