@@ -1,4 +1,5 @@
 public import Foundation
+import Models
 
 /// GETs through an HTTP cache that Tidings keeps itself (`URLCache` on Linux stores nothing).
 ///
@@ -45,7 +46,7 @@ public struct CachingClient: Sendable {
     /// - Throws: `.status` for a non-2xx answer other than 304 (a 404 or 410 also forgets the
     ///   stored body), or the network error when nothing is stored.
     public func get(_ url: URL, headers: HTTPHeaders = [:]) async throws(NetworkError) -> Result {
-        let stored = await store.response(for: url)
+        let stored = await store.entry(for: url)
         let date = now()
         if let stored, stored.isFresh(at: date) {
             return Result(
@@ -77,7 +78,7 @@ public struct CachingClient: Sendable {
             return Result(response: answer, isNotModified: true, isFromCache: true, isStale: false)
         }
         guard response.isSuccess else {
-            if [404, 410].contains(response.status) { await store.removeResponse(for: url) }
+            if [404, 410].contains(response.status) { await store.removeEntry(for: url) }
             if let stored, NetworkError.status(response).isTransient {
                 return Result(
                     response: Self.response(from: stored), isNotModified: false, isFromCache: true, isStale: true,
@@ -87,10 +88,10 @@ public struct CachingClient: Sendable {
         }
         let control = CacheControl(response.headers["Cache-Control"])
         if control.noStore {
-            await store.removeResponse(for: url)
+            await store.removeEntry(for: url)
         } else {
             await store.store(
-                CachedResponse(
+                HTTPCacheEntry(
                     url: url, body: response.body, etag: response.headers["ETag"],
                     lastModified: response.headers["Last-Modified"], maxAge: control.noCache ? 0 : control.maxAge,
                     storedAt: date))
@@ -98,7 +99,7 @@ public struct CachingClient: Sendable {
         return Result(response: response, isNotModified: false, isFromCache: false, isStale: false)
     }
 
-    private static func response(from stored: CachedResponse) -> HTTPResponse {
+    private static func response(from stored: HTTPCacheEntry) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers["ETag"] = stored.etag
         headers["Last-Modified"] = stored.lastModified

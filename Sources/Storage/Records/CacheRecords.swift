@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+import Models
 
 /// The `configCache` row: always id 1.
 struct ConfigCacheRecord: Codable, FetchableRecord, PersistableRecord {

@@ -1,5 +1,6 @@
 public import Foundation
 internal import GRDB
+public import Models
 
 /// Keeps the last remote configuration document that was activated (one row).
 public struct ConfigCacheRepository: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Models
 import Networking
 import Synchronization
 import Testing
@@ -39,7 +40,7 @@ struct CachingClientTests {
         #expect(second.response.body == Data("body".utf8))
         #expect(transport.requests[1].headers["If-None-Match"] == "\"v1\"")
         #expect(transport.requests[1].headers["If-Modified-Since"] == "Sat, 13 Mar 2021 09:00:00 GMT")
-        #expect(await store.response(for: url)?.storedAt == clock.now)
+        #expect(await store.entry(for: url)?.storedAt == clock.now)
     }
 
     @Test("a response fresh by max-age is served without a request, until it is not")
@@ -69,7 +70,7 @@ struct CachingClientTests {
             .init(status: 200, headers: ["Cache-Control": "no-store", "ETag": "\"x\""], body: Data("secret".utf8))
         ])
         _ = try await cache(noStore, store, clock).get(url)
-        #expect(await store.response(for: url) == nil)
+        #expect(await store.entry(for: url) == nil)
 
         let noCache = InMemoryTransport([
             .init(
@@ -129,6 +130,6 @@ struct CachingClientTests {
         let client = cache(transport, store, Clock())
         _ = try await client.get(url)
         await #expect(throws: NetworkError.self) { try await client.get(url) }
-        #expect(await store.response(for: url) == nil)
+        #expect(await store.entry(for: url) == nil)
     }
 }
