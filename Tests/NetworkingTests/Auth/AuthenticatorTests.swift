@@ -147,11 +147,12 @@ struct AuthenticatorTests {
             let calls = Mutex(0)
             let store = InMemoryTokenStore(
                 Token(accessToken: "old", refreshToken: "r", expiresAt: now.addingTimeInterval(-1)))
-            let authenticator = Authenticator(store: store, now: { now }) { _ throws(NetworkError) in
+            let refuse: @Sendable (Token) async throws(NetworkError) -> Token = { _ throws(NetworkError) in
                 calls.withLock { $0 += 1 }
                 try? await Task.sleep(for: .milliseconds(10))
                 throw .status(HTTPResponse(status: 401, url: base))
             }
+            let authenticator = Authenticator(store: store, now: { now }, refresh: refuse)
             let outcomes = await withTaskGroup(of: NetworkError?.self) { group in
                 for _ in 0..<10 {
                     group.addTask { () -> NetworkError? in
