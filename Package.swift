@@ -69,6 +69,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "FeedTests", dependencies: ["Feed", "Models"],
+            resources: [.copy("Resources")],
             swiftSettings: swiftSettings),
 
         .systemLibrary(

@@ -1,0 +1,106 @@
+import Foundation
+import Models
+import Testing
+
+@testable import Feed
+
+/// A fixture file from Resources/.
+func fixture(_ path: String) throws -> Data {
+    let url = try #require(
+        Bundle.module.url(forResource: "Resources/" + path, withExtension: nil), "missing fixture \(path)")
+    return try Data(contentsOf: url)
+}
+
+@Suite("JSON Feed parser")
+struct JSONFeedParserTests {
+    let documentURL = URL(string: "https://example.org/feed.json")
+
+    @Test("a JSON Feed 1.1 document: feed fields, items in order, relative URLs resolved")
+    func version11() throws {
+        let feed = try JSONFeedParser.parse(try fixture("jsonfeed/v1.1-basic.json"), url: documentURL)
+        #expect(feed.format == .jsonFeed11)
+        #expect(feed.title == "My Example Feed")
+        #expect(feed.link == URL(string: "https://example.org/"))
+        #expect(feed.feedURL == URL(string: "https://example.org/feed.json"))
+        #expect(feed.description == "A feed for tests")
+        #expect(feed.language == "en-GB")
+        #expect(feed.icon == URL(string: "https://example.org/icon.png"))
+        #expect(feed.authors == [Author(name: "Jo", uri: "https://example.org/jo")])
+        #expect(feed.warnings.isEmpty)
+        #expect(feed.items.map(\.uniqueID) == ["2", "1"])
+
+        let second = feed.items[0]
+        #expect(second.contentText == "This is a second item.")
+        #expect(second.categories == ["news", "swift"])
+        #expect(second.published == RFC3339.date(from: "2021-03-13T09:00:00Z"))
+
+        let first = feed.items[1]
+        #expect(first.title == "Hello")
+        #expect(first.link == URL(string: "https://example.org/initial-post"))
+        #expect(first.externalLink == URL(string: "https://elsewhere.example/page"))
+        #expect(first.contentHTML == "<p>Hello, world!</p>")
+        #expect(first.summary == "A greeting")
+        #expect(first.published == RFC3339.date(from: "2021-03-12T08:00:00Z"))
+        #expect(first.updated == RFC3339.date(from: "2021-03-12T09:00:00Z"))
+        #expect(
+            first.enclosures == [
+                Enclosure(url: URL(string: "https://cdn.example.org/a.mp3")!, mimeType: "audio/mpeg", length: 12345)
+            ])
+    }
+
+    @Test("JSON Feed 1.0: the single author, numeric ids, and items without an id get the hashed identity")
+    func version10() throws {
+        let feed = try JSONFeedParser.parse(try fixture("jsonfeed/v1.0-author.json"), url: nil)
+        #expect(feed.format == .jsonFeed10)
+        #expect(feed.authors == [Author(name: "Sam")])
+        #expect(feed.items[0].id == "42")
+        #expect(feed.items[0].uniqueID == "42")
+        #expect(feed.items[1].id == nil)
+        #expect(
+            feed.items[1].uniqueID
+                == ArticleIdentity.uniqueID(
+                    id: nil, permalink: URL(string: "https://example.org/no-id"), link: nil, title: "No id",
+                    date: RFC3339.date(from: "2021-03-13T09:00:00Z"), body: nil))
+    }
+
+    @Test("broken items are skipped with a warning; the rest of the feed survives")
+    func brokenItems() throws {
+        let feed = try JSONFeedParser.parse(try fixture("jsonfeed/broken-items.json"), url: nil)
+        #expect(feed.items.map(\.uniqueID) == ["ok", "also-ok"])
+        #expect(feed.items[1].published == nil)
+        #expect(feed.warnings.count == 2)
+        #expect(feed.warnings[0].hasPrefix("items[0]"))
+        #expect(feed.warnings[1].hasPrefix("items[2]"))
+    }
+
+    @Test("JSON that is not a JSON Feed, or not JSON at all, is refused with a reason")
+    func refusals() throws {
+        #expect(throws: FeedParseError.notAFeed("the JSON has no JSON Feed \"version\"")) {
+            try JSONFeedParser.parse(try fixture("jsonfeed/not-a-jsonfeed.json"), url: nil)
+        }
+        #expect(throws: FeedParseError.notAFeed("the JSON is not an object")) {
+            try JSONFeedParser.parse(Data("[1,2]".utf8), url: nil)
+        }
+        do {
+            _ = try JSONFeedParser.parse(
+                Data(#"{"version":"https://jsonfeed.org/version/1.1","items":[{"id":"#.utf8), url: nil)
+            Issue.record("a cut-off document should fail")
+        } catch {
+            guard case .malformed = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+        }
+    }
+
+    @Test("parsed items become articles of a feed with the same identity")
+    func toArticle() throws {
+        let item = try JSONFeedParser.parse(try fixture("jsonfeed/v1.1-basic.json"), url: documentURL).items[1]
+        let article = item.article(feedID: 7)
+        #expect(article.feedID == 7)
+        #expect(article.uniqueID == "1")
+        #expect(article.externalID == "1")
+        #expect(article.contentHTML == item.contentHTML)
+        #expect(article.enclosures == item.enclosures)
+    }
+}
