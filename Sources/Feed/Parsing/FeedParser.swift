@@ -1,0 +1,35 @@
+public import Foundation
+
+/// The one entry point for reading a feed: detects the format from the content (never the
+/// file name) and hands the document to the RSS/Atom or the JSON Feed reader.
+public enum FeedParser {
+    /// Parses a feed document.
+    ///
+    /// - Parameters:
+    ///   - data: the document as fetched.
+    ///   - url: where it came from, to resolve relative links.
+    /// - Throws: `FeedParseError.notAFeed` for an empty file, binary data, an HTML page or
+    ///   other XML/JSON; `.malformed` when nothing can be recovered. A recoverable problem
+    ///   still returns the feed, with a warning.
+    public static func parse(data: Data, url: URL?) throws(FeedParseError) -> ParsedFeed {
+        let head = data.prefix(1024)
+        guard let first = head.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first else {
+            throw .notAFeed("the document is empty")
+        }
+        let startsWithUTF16BOM = head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF])
+        if head.contains(0), !startsWithUTF16BOM { throw .notAFeed("binary data") }
+        switch first {
+        case UInt8(ascii: "{"):
+            return try JSONFeedParser.parse(data, url: url)
+        case UInt8(ascii: "<"), 0xFF, 0xFE:
+            let lowered = String(decoding: head, as: UTF8.self).lowercased()
+            let feedMarkers = ["<rss", "<feed", "<rdf:rdf", "<rdf "]
+            let htmlAt = ["<!doctype html", "<html"].compactMap { lowered.range(of: $0)?.lowerBound }.min()
+            let feedAt = feedMarkers.compactMap { lowered.range(of: $0)?.lowerBound }.min()
+            if let htmlAt, feedAt.map({ htmlAt < $0 }) ?? true { throw .notAFeed("an HTML page") }
+            return try XMLFeedParser.parse(data, url: url)
+        default:
+            throw .notAFeed("the document is neither XML nor JSON")
+        }
+    }
+}

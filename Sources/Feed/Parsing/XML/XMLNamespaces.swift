@@ -1,0 +1,25 @@
+/// The namespace URIs the XML feed parser understands.
+enum XMLNamespace {
+    static let atom10 = "http://www.w3.org/2005/Atom"
+    static let atom03 = "http://purl.org/atom/ns#"
+    static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    static let rss10 = "http://purl.org/rss/1.0/"
+    static let rss090 = "http://my.netscape.com/rdf/simple/0.9/"
+    static let dublinCore = "http://purl.org/dc/elements/1.1/"
+    static let dublinCoreTerms = "http://purl.org/dc/terms/"
+    static let content = "http://purl.org/rss/1.0/modules/content/"
+    static let media = "http://search.yahoo.com/mrss/"
+    static let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
+    static let xml = "http://www.w3.org/XML/1998/namespace"
+}
+
+/// An element name qualified by its namespace (`""` for none).
+struct QualifiedName: Hashable {
+    var namespace: String
+    var local: String
+
+    init(_ namespace: String?, _ local: String) {
+        self.namespace = namespace ?? ""
+        self.local = local
+    }
+}

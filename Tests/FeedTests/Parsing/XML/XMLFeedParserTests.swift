@@ -1,0 +1,144 @@
+import Foundation
+import Models
+import Testing
+
+@testable import Feed
+
+@Suite("RSS and Atom parser")
+struct XMLFeedParserTests {
+    func parse(_ path: String, url: String? = nil) throws -> ParsedFeed {
+        try FeedParser.parse(data: try fixture(path), url: url.flatMap(URL.init(string:)))
+    }
+
+    @Test("RSS 2.0: channel fields, entities, CDATA, content:encoded, guid, authors, enclosures")
+    func rss20() throws {
+        let feed = try parse("rss/rss2-basic.xml", url: "https://example.com/feed.xml")
+        #expect(feed.format == .rss20)
+        #expect(feed.title == "Example & Co")
+        #expect(feed.link == URL(string: "https://example.com/"))
+        #expect(feed.feedURL == URL(string: "https://example.com/feed.xml"))
+        #expect(feed.description == "News from Example")
+        #expect(feed.language == "en-us")
+        #expect(feed.updated == RFC3339.date(from: "2021-03-13T10:00:00Z"))
+        #expect(feed.icon == URL(string: "https://example.com/logo.png"))
+        #expect(feed.items.count == 2)
+
+        let first = feed.items[0]
+        #expect(first.title == "First <post>")
+        #expect(first.id == "urn:example:1")
+        #expect(first.uniqueID == "urn:example:1")
+        #expect(first.link == URL(string: "https://example.com/posts/1"))
+        #expect(first.published == RFC3339.date(from: "2021-03-13T09:00:00Z"))
+        #expect(first.authors == [Author(name: "Jo Smith", email: "jo@example.com")])
+        #expect(first.categories == ["news", "swift"])
+        #expect(first.summary == "Short summary")
+        #expect(first.contentHTML == "<p>Full <b>content</b></p>")
+        #expect(
+            first.enclosures == [
+                Enclosure(url: URL(string: "https://cdn.example.com/1.mp3")!, mimeType: "audio/mpeg", length: 1234)
+            ])
+
+        let second = feed.items[1]
+        #expect(second.link == URL(string: "https://example.com/posts/2"))  // permalink guid
+        #expect(second.authors == [Author(name: "Sam")])
+        #expect(second.published == RFC3339.date(from: "2021-03-12T09:00:00Z"))
+        #expect(second.contentHTML == "<p>Escaped HTML body</p>")
+        #expect(second.summary == nil)
+    }
+
+    @Test("Atom 1.0: links by rel, xml:base per element, authors and contributors, content over summary")
+    func atom10() throws {
+        let feed = try parse("atom/atom1-basic.xml")
+        #expect(feed.format == .atom10)
+        #expect(feed.title == "Atom Example")
+        #expect(feed.description == "Thoughts")
+        #expect(feed.link == URL(string: "https://blog.example.org/"))
+        #expect(feed.feedURL == URL(string: "https://blog.example.org/atom.xml"))
+        #expect(feed.icon == URL(string: "https://blog.example.org/favicon.ico"))
+        #expect(feed.authors == [Author(name: "Jo", email: "jo@example.org", uri: "https://jo.example.org/")])
+        #expect(feed.updated == RFC3339.date(from: "2021-03-13T09:00:00Z"))
+
+        let one = feed.items[0]
+        #expect(one.uniqueID == "tag:blog.example.org,2021:1")
+        #expect(one.link == URL(string: "https://blog.example.org/entries/1"))
+        #expect(one.published == RFC3339.date(from: "2021-03-13T07:00:00Z"))
+        #expect(one.updated == RFC3339.date(from: "2021-03-13T09:30:00Z"))
+        #expect(one.summary == "Summary one")
+        #expect(one.contentHTML == "<p>Content one</p>")
+        #expect(one.categories == ["swift"])
+        #expect(one.enclosures.first?.length == 99)
+
+        let two = feed.items[1]
+        #expect(two.link == URL(string: "https://other.example.net/dir/two.html"))
+        #expect(two.authors == [Author(name: "Sam")])
+        #expect(two.contentHTML == "Only a summary")
+    }
+
+    @Test("RSS 1.0 (RDF) and RSS 0.91 are recognised")
+    func olderRSS() throws {
+        let rdf = try parse("rss/rss1-rdf.xml")
+        #expect(rdf.format == .rss10)
+        #expect(rdf.title == "RDF Site")
+        #expect(rdf.items.map(\.title) == ["Item A"])
+        #expect(rdf.items[0].categories == ["rdf"])
+        #expect(rdf.items[0].published == RFC3339.date(from: "2021-03-13T09:00:00Z"))
+        let old = try parse("rss/rss091.xml")
+        #expect(old.format == .rss09x)
+        #expect(old.items.map(\.link) == [URL(string: "https://old.example/1")])
+    }
+
+    @Test("a cut-off document keeps the items read before the cut, with a warning")
+    func truncated() throws {
+        let feed = try parse("rss/rss2-truncated.xml")
+        #expect(feed.items.map(\.uniqueID) == ["c1", "c2"])
+        #expect(feed.warnings.count == 1)
+        #expect(feed.warnings.first?.contains("cut off") == true)
+    }
+
+    @Test("HTML pages, other XML, empty files and binary data are not feeds")
+    func notFeeds() throws {
+        #expect(throws: FeedParseError.notAFeed("an HTML page")) { try parse("other/html-page.html") }
+        #expect(throws: FeedParseError.notAFeed("an XML document whose root is <svg>")) {
+            try parse("other/other-xml.xml")
+        }
+        #expect(throws: FeedParseError.notAFeed("the document is empty")) {
+            try FeedParser.parse(data: Data(" \n".utf8), url: nil)
+        }
+        #expect(throws: FeedParseError.notAFeed("binary data")) {
+            try FeedParser.parse(data: Data([0x89, 0x50, 0x4E, 0x47, 0, 0, 1]), url: nil)
+        }
+        #expect(throws: FeedParseError.notAFeed("the document is neither XML nor JSON")) {
+            try FeedParser.parse(data: Data("hello".utf8), url: nil)
+        }
+    }
+
+    @Test("external entities are never loaded")
+    func noExternalEntities() throws {
+        let hostname =
+            (try? String(contentsOfFile: "/etc/hostname", encoding: .utf8))?.trimmingCharacters(
+                in: .whitespacesAndNewlines) ?? ""
+        do {
+            let feed = try parse("other/xxe.xml")
+            #expect(!hostname.isEmpty && feed.title?.contains(hostname) != true)
+        } catch {
+            // Refusing the document outright is also safe.
+            #expect(error.localizedDescription.contains(hostname) == false)
+        }
+    }
+
+    @Test(
+        "RSS author forms",
+        arguments: [
+            ("jo@example.com (Jo Smith)", Author(name: "Jo Smith", email: "jo@example.com")),
+            ("Jo Smith <jo@example.com>", Author(name: "Jo Smith", email: "jo@example.com")),
+            ("jo@example.com", Author(email: "jo@example.com")), ("Jo Smith", Author(name: "Jo Smith")),
+        ])
+    func authorForms(text: String, expected: Author) {
+        #expect(XMLFeedDelegate.rssAuthor(text) == expected)
+    }
+
+    @Test("the JSON Feed path goes through the same entry point")
+    func jsonThroughEntryPoint() throws {
+        #expect(try parse("jsonfeed/v1.1-basic.json").format == .jsonFeed11)
+    }
+}
