@@ -90,7 +90,8 @@ public struct ParsedItem: Sendable, Hashable {
         self.authors = authors
         self.summary = summary
         self.contentHTML = contentHTML
-        self.contentText = contentText
+        // A readable plain-text rendering when the feed gave only HTML.
+        self.contentText = contentText ?? contentHTML.map(HTMLText.plainText).flatMap { $0.isEmpty ? nil : $0 }
         self.categories = categories
         self.enclosures = enclosures
         self.uniqueID = ArticleIdentity.uniqueID(

@@ -1,0 +1,33 @@
+import Testing
+
+@testable import Feed
+
+@Suite("HTML to text")
+struct HTMLTextTests {
+    @Test("block elements become line breaks, inline tags vanish, spaces collapse")
+    func blocks() {
+        #expect(HTMLText.plainText("<p>Hello <b>bold</b>   world</p><p>Second</p>") == "Hello bold world\nSecond")
+        #expect(HTMLText.plainText("One<br>Two<br/>Three") == "One\nTwo\nThree")
+        #expect(HTMLText.plainText("<ul><li>a</li><li>b</li></ul>") == "a\nb")
+    }
+
+    @Test("scripts and styles are dropped with their content")
+    func scripts() {
+        #expect(
+            HTMLText.plainText("<p>Safe</p><script>alert('x')</script><style>p{}</style><p>Text</p>") == "Safe\nText")
+    }
+
+    @Test("entities: the XML five, numeric, and common HTML names; unknown ones stay")
+    func entities() {
+        #expect(HTMLEntities.decode("a &amp; b &lt;c&gt; &quot;d&quot; &#39;e&#x27;") == "a & b <c> \"d\" 'e'")
+        #expect(HTMLEntities.decode("&hellip;&mdash;&eacute;&nbsp;&euro;") == "…—é\u{A0}€")
+        #expect(HTMLEntities.decode("&unknown; & alone &#xZZ;") == "&unknown; & alone &#xZZ;")
+        #expect(HTMLText.plainText("Caf&eacute;&nbsp;au&nbsp;lait") == "Café au lait")
+    }
+
+    @Test("text without markup comes back as it is, trimmed")
+    func plain() {
+        #expect(HTMLText.plainText("  just text  ") == "just text")
+        #expect(HTMLText.plainText("") == "")
+    }
+}
