@@ -10,7 +10,7 @@ import Models
 
 /// `tidings`: the interactive front of the Tidings backend.
 @main
-struct TidingsCommand: ParsableCommand {
+struct TidingsCommand: AsyncParsableCommand {
     /// This build's version, printed by `--version` and compared with the config's minimum.
     static let version = "1.0.0"
 
@@ -22,6 +22,9 @@ struct TidingsCommand: ParsableCommand {
             interactive session (prompt "tidings> "). Otherwise it runs each -c command in \
             order, else each line of SCRIPT, else each line of standard input; blank lines and \
             lines starting with # are skipped.
+
+            tidings parse <FILE|URL> [--json|--summary] parses one feed and prints it, \
+            touching no database.
 
             REPL commands:
             \(CommandCatalog.overview)
@@ -62,18 +65,32 @@ struct TidingsCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A file of commands, one per line.", valueName: "script"))
     var script: String?
 
-    /// Parses the flags and runs; a usage error exits with status 2 as SPEC.md says (the
-    /// argument parser's own convention is 64).
-    static func main() {
+    /// Dispatches `tidings parse …` to `ParseCommand`, everything else to this command.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "parse" {
+            await run(ParseCommand.self, Array(arguments.dropFirst()))
+        } else {
+            await run(Self.self, arguments)
+        }
+    }
+
+    /// Parses and runs one command type; a usage error exits with status 2 as SPEC.md says
+    /// (the argument parser's own convention is 64).
+    private static func run<Command: AsyncParsableCommand>(_ type: Command.Type, _ arguments: [String]) async {
         do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch {
-            if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                exit(withError: ExitCode(2))
+            var command = try type.parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
             }
-            exit(withError: error)
+        } catch {
+            if type.exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((type.fullMessage(for: error) + "\n").utf8))
+                type.exit(withError: ExitCode(2))
+            }
+            type.exit(withError: error)
         }
     }
 
@@ -89,7 +106,7 @@ struct TidingsCommand: ParsableCommand {
         }
     }
 
-    mutating func run() throws {
+    mutating func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let logger = AppEnvironment.makeLogger(environment: environment)
         let location = HomeLocation(home: home, database: db, environment: environment)

@@ -29,13 +29,19 @@ enum XMLFeedParser {
                 error.map { "the XML is not well formed (\($0.localizedDescription))" } ?? "no root element")
         }
         var feed = delegate.feed(format: format)
-        if !succeeded || error != nil {
+        // FoundationXML on Linux can report an internal error after the root element of a large,
+        // well-formed document has closed; once the root is closed, nothing was lost.
+        if (!succeeded || error != nil) && !delegate.rootClosed {
             guard !feed.items.isEmpty || feed.title != nil else {
                 throw .malformed("the XML is not well formed (\(error?.localizedDescription ?? "parsing stopped"))")
             }
             let line = parser.lineNumber
+            let reason =
+                error.map { (($0 as NSError).userInfo[NSLocalizedDescriptionKey] as? String) ?? "\($0)" }
+                ?? "parsing stopped"
             feed.warnings.append(
-                "the document is damaged or cut off at line \(line); kept the \(feed.items.count) items read before it")
+                "the document is damaged or cut off at line \(line) (\(reason)); kept the \(feed.items.count) items read before it"
+            )
         }
         return feed
     }
@@ -45,6 +51,8 @@ enum XMLFeedParser {
 final class XMLFeedDelegate: NSObject, XMLParserDelegate {
     private(set) var format: FeedFormat?
     private(set) var rootName: String?
+    /// Whether the root element has been closed: the document was read to its end.
+    private(set) var rootClosed = false
 
     private let documentURL: URL?
     private var stack: [QualifiedName] = []
@@ -153,6 +161,7 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
         guard let name = stack.popLast() else { return }
         let base = bases.popLast() ?? documentURL
+        if stack.isEmpty { rootClosed = true }
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         text = ""
         let inItem = item != nil

@@ -1,0 +1,89 @@
+import Feed
+import Foundation
+import Models
+
+/// How `tidings parse` prints a feed: SPEC.md section 5's JSON, a summary line, or text.
+enum ParsedFeedRenderer {
+    /// SPEC.md's JSON object: absent values are null, lists are [], dates RFC 3339 UTC.
+    static func json(_ feed: ParsedFeed) -> JSONValue {
+        .object([
+            "format": .string(feed.format.rawValue),
+            "title": string(feed.title), "link": url(feed.link), "feed_url": url(feed.feedURL),
+            "description": string(feed.description), "language": string(feed.language),
+            "updated": date(feed.updated), "icon": url(feed.icon),
+            "authors": .array(feed.authors.map(author)),
+            "items": .array(feed.items.map(item)),
+        ])
+    }
+
+    /// `rss2.0 "Title": 50 items, 0 warnings`.
+    static func summary(_ feed: ParsedFeed) -> String {
+        let title = TerminalText.sanitized(feed.title ?? "")
+        return "\(feed.format.rawValue) \"\(title)\": \(feed.items.count) items, \(feed.warnings.count) warnings"
+    }
+
+    /// The summary line, the warnings, then one line per item: date, title, link.
+    static func text(_ feed: ParsedFeed) -> String {
+        var lines = [summary(feed)]
+        if let link = feed.link { lines.append(link.absoluteString) }
+        lines += feed.warnings.map { "warning: \(TerminalText.sanitized($0))" }
+        for item in feed.items {
+            let day =
+                (item.published ?? item.updated).map { String(RFC3339.string(from: $0).prefix(10)) } ?? "          "
+            let title = TerminalText.sanitized(item.title ?? "(untitled)")
+            lines.append("\(day)  \(title)" + (item.link.map { "  \($0.absoluteString)" } ?? ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func item(_ item: ParsedItem) -> JSONValue {
+        .object([
+            "id": string(item.id), "unique_id": .string(item.uniqueID), "title": string(item.title),
+            "link": url(item.link), "published": date(item.published), "updated": date(item.updated),
+            "authors": .array(item.authors.map(author)), "summary": string(item.summary),
+            "content_html": string(item.contentHTML), "content_text": string(item.contentText),
+            "categories": .array(item.categories.map(JSONValue.string)),
+            "enclosures": .array(
+                item.enclosures.map { enclosure in
+                    .object([
+                        "url": .string(enclosure.url.absoluteString), "type": string(enclosure.mimeType),
+                        "length": enclosure.length.map { .integer(Int($0)) } ?? .null,
+                    ])
+                }),
+        ])
+    }
+
+    private static func author(_ author: Author) -> JSONValue {
+        .object(["name": string(author.name), "email": string(author.email), "uri": string(author.uri)])
+    }
+
+    private static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    private static func url(_ value: URL?) -> JSONValue { value.map { .string($0.absoluteString) } ?? .null }
+    private static func date(_ value: Date?) -> JSONValue { value.map { .string(RFC3339.string(from: $0)) } ?? .null }
+}
+
+/// Makes text from a feed safe to print on a terminal.
+enum TerminalText {
+    /// `text` without control characters or escape sequences (an `ESC]0;…` title or `ESC[2J`
+    /// prints harmlessly); tabs and newlines become spaces.
+    static func sanitized(_ text: String) -> String {
+        var output = ""
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            switch scalar.value {
+            case 0x1B:
+                // Skip the escape sequence: CSI (ESC [ … final byte) or OSC (ESC ] … BEL/ST).
+                guard let kind = scalars.next() else { break }
+                if kind == "[" {
+                    while let next = scalars.next(), !(0x40...0x7E).contains(next.value) {}
+                } else if kind == "]" {
+                    while let next = scalars.next(), next.value != 0x07, next.value != 0x1B {}
+                }
+            case 0x09, 0x0A, 0x0D: output.append(" ")
+            case 0x00...0x1F, 0x7F, 0x80...0x9F: continue
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+}

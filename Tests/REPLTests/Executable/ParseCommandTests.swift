@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// `tidings parse`, run as a user runs it.
+@Suite("tidings parse", .serialized)
+struct ParseCommandTests {
+    /// A fixture of the Feed tests.
+    func fixture(_ path: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("FeedTests/Resources/\(path)").path
+    }
+
+    @Test("--json prints SPEC's object on one line: every key, nulls for absent values, RFC 3339 dates")
+    func json() throws {
+        let result = try TidingsBinary.run(["parse", "--json", fixture("rss/rss2-basic.xml")])
+        #expect(result.status == 0)
+        #expect(result.out.split(separator: "\n").count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(
+            Set(object.keys) == [
+                "format", "title", "link", "feed_url", "description", "language", "updated", "icon", "authors", "items",
+            ])
+        #expect(object["format"] as? String == "rss2.0")
+        #expect(object["updated"] as? String == "2021-03-13T10:00:00Z")
+        let items = try #require(object["items"] as? [[String: Any]])
+        #expect(items.count == 2)
+        #expect(
+            Set(items[0].keys) == [
+                "id", "unique_id", "title", "link", "published", "updated", "authors", "summary", "content_html",
+                "content_text", "categories", "enclosures",
+            ])
+        #expect(items[0]["updated"] is NSNull)
+        #expect(items[0]["content_text"] as? String == "Full content")
+        #expect((items[0]["enclosures"] as? [[String: Any]])?.first?["length"] as? Int == 1234)
+        #expect((items[1]["authors"] as? [[String: Any]])?.first?["email"] is NSNull)
+    }
+
+    @Test("--summary prints one line")
+    func summary() throws {
+        let result = try TidingsBinary.run(["parse", "--summary", fixture("atom/atom1-basic.xml")])
+        #expect(result.status == 0)
+        #expect(result.out == "atom1.0 \"Atom Example\": 2 items, 0 warnings\n")
+    }
+
+    @Test("the default human form lists the items")
+    func text() throws {
+        let result = try TidingsBinary.run(["parse", fixture("jsonfeed/v1.1-basic.json")])
+        #expect(result.status == 0)
+        #expect(result.out.contains("jsonfeed1.1 \"My Example Feed\": 2 items, 0 warnings"))
+        #expect(result.out.contains("2021-03-12  Hello  https://example.org/initial-post"))
+    }
+
+    @Test("not a feed, or a missing file, exits 1 with a one-line reason")
+    func failures() throws {
+        let html = try TidingsBinary.run(["parse", fixture("other/html-page.html")])
+        #expect(html.status == 1)
+        #expect(html.err == "tidings: not a feed: an HTML page\n")
+        #expect(html.out.isEmpty)
+        let missing = try TidingsBinary.run(["parse", "/nonexistent/feed.xml"])
+        #expect(missing.status == 1)
+        #expect(missing.err.split(separator: "\n").count == 1)
+    }
+
+    @Test("a cut-off feed still prints, with its warning")
+    func truncated() throws {
+        let result = try TidingsBinary.run(["parse", "--summary", fixture("rss/rss2-truncated.xml")])
+        #expect(result.status == 0)
+        #expect(result.out == "rss2.0 \"Cut off\": 2 items, 1 warnings\n")
+    }
+
+    @Test("--json with --summary is a usage error, status 2")
+    func usage() throws {
+        #expect(try TidingsBinary.run(["parse", "--json", "--summary", fixture("rss/rss2-basic.xml")]).status == 2)
+    }
+
+    @Test("feed text is stripped of terminal escape sequences before printing")
+    func sanitized() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tidings-parse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("evil.json")
+        let title = "Evil\u{1B}]0;owned\u{07} title\u{1B}[2J!"
+        let feed: [String: Any] = [
+            "version": "https://jsonfeed.org/version/1.1", "title": title, "items": [["id": "1", "title": title]],
+        ]
+        try JSONSerialization.data(withJSONObject: feed).write(to: file)
+        let result = try TidingsBinary.run(["parse", file.path])
+        #expect(!result.out.contains("\u{1B}"))
+        #expect(result.out.contains("Evil title!"))
+    }
+}
