@@ -14,7 +14,7 @@ import Models
 /// report success. External entities are never loaded.
 enum XMLFeedParser {
     static func parse(_ data: Data, url: URL?) throws(FeedParseError) -> ParsedFeed {
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: HTMLEntityPreprocessor.process(data))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
@@ -33,7 +33,7 @@ enum XMLFeedParser {
         // well-formed document has closed; once the root is closed, nothing was lost.
         if (!succeeded || error != nil) && !delegate.rootClosed {
             guard !feed.items.isEmpty || feed.title != nil else {
-                throw .malformed("the XML is not well formed (\(error?.localizedDescription ?? "parsing stopped"))")
+                throw .malformed(error.map(Self.describe) ?? "the XML is not well formed")
             }
             let line = parser.lineNumber
             let reason =
@@ -44,6 +44,18 @@ enum XMLFeedParser {
             )
         }
         return feed
+    }
+}
+
+extension XMLFeedParser {
+    /// One line for an XML error (libxml2's codes; FoundationXML gives no message on Linux).
+    static func describe(_ error: any Error) -> String {
+        let code = (error as NSError).code
+        switch code {
+        case 89, 104, 110: return "an entity expands without bound (a billion-laughs document?); refused"
+        case 26, 27: return "the XML uses an undeclared entity"
+        default: return "the XML is not well formed (libxml2 error \(code))"
+        }
     }
 }
 

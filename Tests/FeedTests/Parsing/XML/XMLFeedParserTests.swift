@@ -142,3 +142,48 @@ struct XMLFeedParserTests {
         #expect(try parse("jsonfeed/v1.1-basic.json").format == .jsonFeed11)
     }
 }
+
+@Suite("XML encodings and entities")
+struct XMLEncodingTests {
+    func parse(_ path: String) throws -> ParsedFeed {
+        try FeedParser.parse(data: try fixture(path), url: nil)
+    }
+
+    @Test("the XML declaration's encoding is honoured: Windows-1252, ISO-8859-1, UTF-8 with a BOM")
+    func encodings() throws {
+        let windows = try parse("rss/encoding-windows-1252.xml")
+        #expect(windows.title == "Café “quoted” € sign")
+        #expect(windows.items.first?.title == "Naïve résumé")
+        let latin1 = try parse("rss/encoding-iso-8859-1.xml")
+        #expect(latin1.title == "Grüße aus Köln")
+        #expect(latin1.items.first?.title == "© 2021")
+        #expect(try parse("rss/encoding-utf8-bom.xml").title == "BOM ✓")
+    }
+
+    @Test("HTML named entities that XML does not define are decoded; unknown ones kept as text")
+    func htmlEntities() throws {
+        let feed = try parse("rss/html-entities.xml")
+        #expect(feed.title == "Entities\u{A0}&\u{A0}more…")
+        #expect(feed.items.first?.title == "Café — “quoted” © © ©")
+        #expect(feed.items.first?.contentHTML == "a <b> &unknownentity; c")
+        #expect(feed.items.count == 2)
+    }
+
+    @Test("the entity rewrite leaves CDATA and plain documents alone")
+    func preprocessorScope() {
+        let plain = Data("<rss><title>a &amp; b</title></rss>".utf8)
+        #expect(HTMLEntityPreprocessor.process(plain) == plain)
+        let cdata = Data("<x><![CDATA[&nbsp;]]>&nbsp;</x>".utf8)
+        #expect(
+            String(decoding: HTMLEntityPreprocessor.process(cdata), as: UTF8.self) == "<x><![CDATA[&nbsp;]]>&#160;</x>")
+    }
+
+    @Test("a billion-laughs document is refused with a clear error")
+    func billionLaughs() throws {
+        #expect(
+            throws: FeedParseError.malformed("an entity expands without bound (a billion-laughs document?); refused")
+        ) {
+            try parse("other/billion-laughs.xml")
+        }
+    }
+}
