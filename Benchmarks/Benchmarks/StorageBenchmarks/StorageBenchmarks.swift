@@ -17,7 +17,8 @@ private let benchDirectory = URL(fileURLWithPath: "/tmp/tidings-bench")
 private let words = Array(
     ("feed reader article server client request response cache swift parser stream buffer index query "
         + "network storage config refresh update delete insert select table column value error result "
-        + "household task chore weekly monthly garden kitchen laundry recycle bins window energy").split(separator: " "))
+        + "household task chore weekly monthly garden kitchen laundry recycle bins window energy").split(separator: " ")
+)
 
 /// A deterministic generator, so every run measures the same data.
 private struct Generator {
@@ -150,7 +151,9 @@ let benchmarks: @Sendable () -> Void = {
                 let database = try freshDatabase("index.sqlite")
                 let feedIDs = try await addFeeds(database, count: 100)
                 let articles = ArticleRepository(database: database)
-                for (feedID, batch) in zip(feedIDs, index.batches) { _ = try await articles.merge(batch, intoFeed: feedID) }
+                for (feedID, batch) in zip(feedIDs, index.batches) {
+                    _ = try await articles.merge(batch, intoFeed: feedID)
+                }
                 benchmark.startMeasurement()
                 blackHole(try await articles.updateSearchIndex())
                 benchmark.stopMeasurement()

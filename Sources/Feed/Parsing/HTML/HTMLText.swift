@@ -1,48 +1,117 @@
 /// Turns HTML into readable plain text: block elements become line breaks, scripts and styles
-/// are dropped, entities are decoded, runs of spaces collapse.
+/// are dropped, entities are decoded, runs of spaces collapse, empty lines go.
+///
+/// One pass over the UTF-8 bytes: this runs for every item of every feed, so it must not walk
+/// `Character`s.
 public enum HTMLText {
-    private static let blockElements: Set<String> = [
-        "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr", "table",
-        "section", "article", "header", "footer", "hr", "dd", "dt", "figure", "figcaption",
-    ]
+    private static let blockElements: Set<[UInt8]> = Set(
+        [
+            "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr",
+            "table", "section", "article", "header", "footer", "hr", "dd", "dt", "figure", "figcaption",
+        ].map { Array($0.utf8) })
 
     /// The plain text of `html`.
     public static func plainText(_ html: String) -> String {
-        var output = ""
-        var index = html.startIndex
-        var skipping: String?
-        while index < html.endIndex {
-            let character = html[index]
-            if character == "<", let close = html[index...].firstIndex(of: ">") {
-                let tag = html[html.index(after: index)..<close]
-                let name = tag.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased()
-                let isClosing = tag.first == "/"
-                if let open = skipping {
-                    if isClosing && name == open { skipping = nil }
-                } else if name == "script" || name == "style", !isClosing {
-                    skipping = name
-                } else if blockElements.contains(name) {
-                    output.append("\n")
+        var source = html
+        return source.withUTF8 { bytes -> String in
+            var writer = TextWriter(capacity: bytes.count)
+            var index = 0
+            var skipping: [UInt8]?
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "<") {
+                    var close = index + 1
+                    while close < bytes.count, bytes[close] != UInt8(ascii: ">") { close += 1 }
+                    guard close < bytes.count else {
+                        if skipping == nil { writer.append(byte) }
+                        index += 1
+                        continue
+                    }
+                    var nameStart = index + 1
+                    let isClosing = nameStart < close && bytes[nameStart] == UInt8(ascii: "/")
+                    if isClosing { nameStart += 1 }
+                    var nameEnd = nameStart
+                    var name: [UInt8] = []
+                    while nameEnd < close, isAlphanumeric(bytes[nameEnd]) {
+                        name.append(bytes[nameEnd] | (bytes[nameEnd] >= 0x41 && bytes[nameEnd] <= 0x5A ? 0x20 : 0))
+                        nameEnd += 1
+                    }
+                    if let open = skipping {
+                        if isClosing && name == open { skipping = nil }
+                    } else if !isClosing, name == Array("script".utf8) || name == Array("style".utf8) {
+                        skipping = name
+                    } else if blockElements.contains(name) {
+                        writer.newline()
+                    }
+                    index = close + 1
+                    continue
                 }
-                index = html.index(after: close)
-                continue
+                if skipping != nil {
+                    index += 1
+                    continue
+                }
+                if byte == UInt8(ascii: "&"), let (scalar, length) = HTMLEntities.entity(in: bytes, at: index) {
+                    writer.append(scalar)
+                    index += length
+                    continue
+                }
+                writer.append(byte)
+                index += 1
             }
-            if skipping == nil { output.append(character) }
-            index = html.index(after: index)
+            return writer.finish()
         }
-        return normalize(HTMLEntities.decode(output))
     }
 
-    /// Collapses spaces within lines, drops empty lines, and trims.
-    private static func normalize(_ text: String) -> String {
-        var lines: [String] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let collapsed = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{A0}" || $0 == "\r" })
-                .joined(separator: " ")
-            if !collapsed.isEmpty { lines.append(collapsed) }
-        }
-        return lines.joined(separator: "\n")
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
     }
+}
+
+/// Accumulates text bytes, collapsing spaces and dropping empty lines as it goes.
+private struct TextWriter {
+    private var bytes: [UInt8] = []
+    private var pendingSpace = false
+    private var pendingNewline = false
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func append(_ byte: UInt8) {
+        switch byte {
+        case 0x20, 0x09, 0x0D:
+            pendingSpace = true
+        case 0x0A:
+            newline()
+        default:
+            flush()
+            bytes.append(byte)
+        }
+    }
+
+    mutating func append(_ scalar: Unicode.Scalar) {
+        if scalar == "\u{A0}" || scalar == " " {
+            pendingSpace = true
+            return
+        }
+        flush()
+        bytes.append(contentsOf: Array(String(Character(scalar)).utf8))
+    }
+
+    mutating func newline() {
+        pendingSpace = false
+        if !bytes.isEmpty { pendingNewline = true }
+    }
+
+    private mutating func flush() {
+        if pendingNewline {
+            bytes.append(0x0A)
+        } else if pendingSpace, !bytes.isEmpty {
+            bytes.append(0x20)
+        }
+        pendingNewline = false
+        pendingSpace = false
+    }
+
+    func finish() -> String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// Decodes the XML five, numeric references and the HTML named entities feeds commonly use.
@@ -55,39 +124,49 @@ public enum HTMLEntities {
         "egrave": "è", "ecirc": "ê", "aacute": "á", "agrave": "à", "acirc": "â", "auml": "ä", "ouml": "ö",
         "uuml": "ü", "Auml": "Ä", "Ouml": "Ö", "Uuml": "Ü", "szlig": "ß", "ccedil": "ç", "ntilde": "ñ",
         "oacute": "ó", "iacute": "í", "uacute": "ú", "Eacute": "É", "shy": "\u{AD}", "thinsp": "\u{2009}",
-        "ensp": "\u{2002}", "emsp": "\u{2003}", "zwj": "\u{200D}", "zwnj": "\u{200C}",
+        "ensp": "\u{2002}", "emsp": "\u{2003}", "zwj": "\u{200D}", "zwnj": "\u{200C}", "iuml": "ï",
     ]
 
     /// `text` with every entity it recognises decoded; unknown ones are left as they are.
     public static func decode(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var output = ""
-        var index = text.startIndex
-        while index < text.endIndex {
-            guard text[index] == "&", let semicolon = text[index...].prefix(12).firstIndex(of: ";") else {
-                output.append(text[index])
-                index = text.index(after: index)
-                continue
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        var source = text
+        return source.withUTF8 { bytes -> String in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "&"), let (scalar, length) = entity(in: bytes, at: index) {
+                    output.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    index += length
+                } else {
+                    output.append(bytes[index])
+                    index += 1
+                }
             }
-            let name = text[text.index(after: index)..<semicolon]
-            if let replacement = decodeEntity(name) {
-                output += replacement
-                index = text.index(after: semicolon)
-            } else {
-                output.append("&")
-                index = text.index(after: index)
-            }
+            return String(decoding: output, as: UTF8.self)
         }
-        return output
     }
 
-    private static func decodeEntity(_ name: Substring) -> String? {
-        if name.hasPrefix("#") {
-            let digits = name.dropFirst()
+    /// The entity starting at `index` (an `&`) and its length including `;`, if recognised.
+    static func entity(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)? {
+        var end = index + 1
+        while end < bytes.count, end - index <= 32, bytes[end] != UInt8(ascii: ";"), bytes[end] != UInt8(ascii: "&"),
+            bytes[end] > 0x20
+        {
+            end += 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > index + 1 else { return nil }
+        let name = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+        let scalar: Unicode.Scalar?
+        if name[0] == UInt8(ascii: "#") {
+            let digits = String(decoding: UnsafeBufferPointer(rebasing: name.dropFirst()), as: UTF8.self)
             let value =
                 digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-            return value.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+            scalar = value.flatMap(Unicode.Scalar.init)
+        } else {
+            scalar = named[String(decoding: name, as: UTF8.self)]?.unicodeScalars.first
         }
-        return named[String(name)]
+        return scalar.map { ($0, end - index + 1) }
     }
 }
