@@ -157,6 +157,12 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
             isPermaLinkGUID = attributes["isPermaLink"]?.lowercased() != "false"
         case ("", "category"), (XMLNamespace.atom10, "category"):
             if let term = attributes["term"] ?? attributes["label"], !term.isEmpty { categories(append: term) }
+        case (XMLNamespace.media, "content"), (XMLNamespace.media, "thumbnail"):
+            mediaEnclosure(attributes, base: base, isThumbnail: name.local == "thumbnail")
+        case (XMLNamespace.itunes, "image"):
+            if item == nil, channel.icon == nil, let href = attributes["href"] {
+                channel.icon = URL(string: href, relativeTo: base)?.absoluteURL
+            }
         default:
             break
         }
@@ -231,6 +237,15 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
             if let parsed = Self.rssAuthor(value) {
                 if inItem { item?.authors.append(parsed) } else { channel.authors.append(parsed) }
             }
+        case (XMLNamespace.itunes, "author"):
+            if let name = value.nonEmpty {
+                let author = Author(name: name)
+                if inItem {
+                    if item?.authors.isEmpty == true { item?.authors.append(author) }
+                } else if channel.authors.isEmpty {
+                    channel.authors.append(author)
+                }
+            }
         case (XMLNamespace.dublinCore, "creator"):
             if let name = value.nonEmpty {
                 if inItem {
@@ -274,6 +289,17 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
         default:
             break
         }
+    }
+
+    /// Media RSS `content` and `thumbnail` become enclosures (a URL already attached is not
+    /// repeated); a thumbnail's type is taken to be an image.
+    private func mediaEnclosure(_ attributes: [String: String], base: URL?, isThumbnail: Bool) {
+        guard item != nil, let href = attributes["url"], let url = URL(string: href, relativeTo: base)?.absoluteURL,
+            item?.enclosures.contains(where: { $0.url == url }) == false
+        else { return }
+        let type = attributes["type"] ?? (isThumbnail ? "image/*" : attributes["medium"].map { "\($0)/*" })
+        item?.enclosures.append(
+            Enclosure(url: url, mimeType: type, length: attributes["fileSize"].flatMap { Int64($0) }))
     }
 
     private func categories(append term: String) {

@@ -187,3 +187,22 @@ struct XMLEncodingTests {
         }
     }
 }
+
+@Suite("Namespaces: Media RSS and iTunes")
+struct MediaNamespaceTests {
+    @Test("media:content and media:thumbnail become enclosures; iTunes author and image are read")
+    func mediaAndITunes() throws {
+        let feed = try FeedParser.parse(
+            data: try fixture("rss/media-itunes.xml"), url: URL(string: "https://pod.example/feed.xml"))
+        #expect(feed.authors == [Author(name: "The Hosts")])
+        #expect(feed.icon == URL(string: "https://pod.example/cover.jpg"))
+        let episode = try #require(feed.items.first)
+        #expect(episode.authors == [Author(name: "Guest Host")])
+        #expect(
+            episode.enclosures == [
+                Enclosure(url: URL(string: "https://pod.example/ep1.mp3")!, mimeType: "audio/mpeg", length: 100),
+                Enclosure(url: URL(string: "https://pod.example/ep1.mp4")!, mimeType: "video/*", length: 2000),
+                Enclosure(url: URL(string: "https://pod.example/thumb1.jpg")!, mimeType: "image/*"),
+            ])
+    }
+}
