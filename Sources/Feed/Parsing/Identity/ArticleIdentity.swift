@@ -14,7 +14,7 @@ public enum ArticleIdentity {
     public static func uniqueID(
         id: String?, permalink: URL?, link: URL?, title: String?, date: Date?, body: String?
     ) -> String {
-        if let id = id?.trimmingCharacters(in: .whitespacesAndNewlines), !id.isEmpty { return id }
+        if let id = id?.trimmedWhitespace, !id.isEmpty { return id }
         let dateText = date.map(RFC3339.string(from:))
         let permalinkText = permalink?.absoluteString
         let linkText = link?.absoluteString

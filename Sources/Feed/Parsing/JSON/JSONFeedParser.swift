@@ -89,7 +89,7 @@ enum JSONFeedParser {
     /// A non-empty string value, trimmed.
     private static func text(_ value: Any?) -> String? {
         guard let string = value as? String else { return nil }
-        let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = string.trimmedWhitespace
         return trimmed.isEmpty ? nil : trimmed
     }
 

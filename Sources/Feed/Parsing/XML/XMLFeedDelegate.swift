@@ -126,7 +126,7 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
         guard let name = stack.popLast() else { return }
         let base = bases.popLast() ?? documentURL
         if stack.isEmpty { rootClosed = true }
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = text.trimmedWhitespace
         text = ""
         let inItem = item != nil
         let inAuthor = author != nil
