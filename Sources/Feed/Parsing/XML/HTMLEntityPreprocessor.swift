@@ -9,7 +9,8 @@ enum HTMLEntityPreprocessor {
     private static let xmlEntities: Set<String> = ["amp", "lt", "gt", "quot", "apos"]
 
     static func process(_ data: Data) -> Data {
-        let declaresEntities = data.range(of: Data("<!ENTITY".utf8)) != nil
+        // Entity declarations live in the DOCTYPE, at the start of the document.
+        let declaresEntities = data.prefix(65_536).range(of: Data("<!ENTITY".utf8)) != nil
         return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Data in
             let bytes = raw.bindMemory(to: UInt8.self)
             var output: [UInt8]?
