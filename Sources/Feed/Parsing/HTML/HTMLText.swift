@@ -55,6 +55,18 @@ public enum HTMLText {
                     index += length
                     continue
                 }
+                if byte > 0x20 {
+                    // A run of ordinary text goes in one copy.
+                    var end = index + 1
+                    while end < bytes.count, bytes[end] > 0x20, bytes[end] != UInt8(ascii: "<"),
+                        bytes[end] != UInt8(ascii: "&")
+                    {
+                        end += 1
+                    }
+                    writer.append(run: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                    index = end
+                    continue
+                }
                 writer.append(byte)
                 index += 1
             }
@@ -85,6 +97,11 @@ private struct TextWriter {
             flush()
             bytes.append(byte)
         }
+    }
+
+    mutating func append(run: UnsafeBufferPointer<UInt8>) {
+        flush()
+        bytes.append(contentsOf: run)
     }
 
     mutating func append(_ scalar: Unicode.Scalar) {

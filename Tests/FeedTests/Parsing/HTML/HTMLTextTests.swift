@@ -34,9 +34,12 @@ struct HTMLTextTests {
 
 @Suite("Whitespace trimming")
 struct TrimmingTests {
-    @Test("leading and trailing ASCII whitespace goes, inner whitespace and other text stay", arguments: [
-        ("  a b  ", "a b"), ("\n\t x\r\n", "x"), ("", ""), ("   ", ""), ("abc", "abc"), (" é ", "é"), ("\u{A0}x\u{A0}", "\u{A0}x\u{A0}"),
-    ])
+    @Test(
+        "leading and trailing ASCII whitespace goes, inner whitespace and other text stay",
+        arguments: [
+            ("  a b  ", "a b"), ("\n\t x\r\n", "x"), ("", ""), ("   ", ""), ("abc", "abc"), (" é ", "é"),
+            ("\u{A0}x\u{A0}", "\u{A0}x\u{A0}"),
+        ])
     func trims(input: String, expected: String) {
         #expect(input.trimmedWhitespace == expected)
     }
