@@ -67,10 +67,10 @@ public struct RetryPolicy: Sendable {
 }
 
 /// HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7) without a `DateFormatter`.
-enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    static func date(from text: String) -> Date? {
+    package static func date(from text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]),
             let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
@@ -85,7 +85,7 @@ enum HTTPDate {
         return calendar.date(from: components)
     }
 
-    static func string(from date: Date) -> String {
+    package static func string(from date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "GMT") ?? .gmt
         let c = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute, .second], from: date)
