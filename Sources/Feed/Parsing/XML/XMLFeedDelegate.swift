@@ -16,6 +16,10 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
     private var stack: [QualifiedName] = []
     private var bases: [URL?] = []
     private var text = ""
+    /// Inside an Atom `type="xhtml"` construct: how deep in its markup, which is kept as HTML.
+    private var xhtmlDepth: Int?
+    /// The element being read is an Atom text construct of type html or xhtml.
+    private var textIsMarkup = false
 
     private var channel = FieldSet()
     private var item: FieldSet?
@@ -72,6 +76,15 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
         attributes: [String: String]
     ) {
+        if let depth = xhtmlDepth {
+            text += "<" + elementName
+            for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
+                text += " \(key)=\"\(Self.escape(value))\""
+            }
+            text += ">"
+            xhtmlDepth = depth + 1
+            return
+        }
         let name = QualifiedName(namespaceURI, elementName)
         if stack.isEmpty {
             rootName = elementName
@@ -83,6 +96,11 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
         stack.append(name)
         bases.append(base)
         text = ""
+        let isAtomText =
+            [XMLNamespace.atom10, XMLNamespace.atom03].contains(name.namespace)
+            && ["content", "summary", "title", "subtitle"].contains(name.local)
+        textIsMarkup = isAtomText && ["html", "xhtml", "text/html"].contains(attributes["type"] ?? "")
+        if isAtomText, attributes["type"] == "xhtml" { xhtmlDepth = 0 }
 
         switch (name.namespace, name.local) {
         case ("", "item"), (XMLNamespace.rss10, "item"), (XMLNamespace.rss090, "item"), (XMLNamespace.atom10, "entry"),
@@ -116,13 +134,24 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
 
     private var isPermaLinkGUID = true
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        text += xhtmlDepth == nil ? string : Self.escape(string)
+    }
 
     func parser(_ parser: XMLParser, foundCDATA block: Data) {
         text += String(decoding: block, as: UTF8.self)
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        if let depth = xhtmlDepth {
+            if depth > 0 {
+                text += "</\(elementName)>"
+                xhtmlDepth = depth - 1
+                return
+            }
+            xhtmlDepth = nil
+            text = Self.unwrapDiv(text)
+        }
         guard let name = stack.popLast() else { return }
         let base = bases.popLast() ?? documentURL
         if stack.isEmpty { rootClosed = true }
@@ -152,7 +181,9 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
             if let finished = item { items.append(finished) }
             item = nil
         case (_, "title") where name.namespace != XMLNamespace.media:
-            set(\.title, value.nonEmpty, inItem: inItem, onlyIfEmpty: true)
+            // Titles are plain text; an Atom title of type html or xhtml is rendered to text.
+            let title = textIsMarkup ? HTMLText.plainText(value) : value
+            set(\.title, title.nonEmpty, inItem: inItem, onlyIfEmpty: true)
         case ("", "link"), (XMLNamespace.rss10, "link"), (XMLNamespace.rss090, "link"):
             let resolved = URL(string: value, relativeTo: inItem ? (channel.link ?? base) : base)?.absoluteURL
             if !value.isEmpty { set(\.link, resolved, inItem: inItem, onlyIfEmpty: true) }
@@ -216,6 +247,31 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
     }
 
     // MARK: Helpers
+
+    /// XHTML content as HTML: the markup inside the wrapping `<div>` the spec requires.
+    static func unwrapDiv(_ html: String) -> String {
+        let trimmed = html.trimmedWhitespace
+        guard trimmed.hasPrefix("<div"), trimmed.hasSuffix("</div>"), let open = trimmed.firstIndex(of: ">") else {
+            return trimmed
+        }
+        return String(trimmed[trimmed.index(after: open)..<trimmed.index(trimmed.endIndex, offsetBy: -6)])
+    }
+
+    /// Text or an attribute value re-escaped for HTML.
+    static func escape(_ text: String) -> String {
+        guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" || $0 == "\"" }) else { return text }
+        var output = ""
+        for character in text {
+            switch character {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
 
     private func atomLink(_ attributes: [String: String], base: URL?) {
         guard let href = attributes["href"], let url = URL(string: href, relativeTo: base)?.absoluteURL else { return }

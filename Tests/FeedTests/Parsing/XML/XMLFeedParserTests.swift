@@ -206,3 +206,18 @@ struct MediaNamespaceTests {
             ])
     }
 }
+
+@Suite("Atom XHTML content")
+struct AtomXHTMLTests {
+    @Test("type=xhtml content keeps its markup as HTML, without the wrapping div")
+    func xhtml() throws {
+        let feed = try FeedParser.parse(data: try fixture("atom/atom-xhtml.xml"), url: nil)
+        let entry = try #require(feed.items.first)
+        #expect(
+            entry.contentHTML
+                == #"<p>Hello <b>bold</b> &amp; <a href="https://e.example/?a=1&amp;b=2">link</a></p><p>Second</p>"#)
+        #expect(entry.contentText == "Hello bold & link\nSecond")
+        #expect(entry.title == "Plain title")
+        #expect(feed.title == "XHTML feed")
+    }
+}
