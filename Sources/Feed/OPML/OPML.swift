@@ -51,7 +51,8 @@ public enum OPML {
     public static func document(title: String, subscriptions: [OPMLSubscription], created: Date = Date()) -> Data {
         var lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<opml version=\"2.0\">", "  <head>",
-            "    <title>\(escape(title))</title>", "    <dateCreated>\(HTTPDate.string(from: created))</dateCreated>",
+            "    <title>\(MarkupEscaping.escape(title))</title>",
+            "    <dateCreated>\(HTTPDate.string(from: created))</dateCreated>",
             "  </head>", "  <body>",
         ]
         var folders: [String: [OPMLSubscription]] = [:]
@@ -63,32 +64,24 @@ public enum OPML {
         }
         for folder in order {
             let indent = folder.isEmpty ? "    " : "      "
-            if !folder.isEmpty { lines.append("    <outline text=\"\(escape(folder))\" title=\"\(escape(folder))\">") }
+            if !folder.isEmpty {
+                lines.append(
+                    "    <outline text=\"\(MarkupEscaping.escape(folder))\" title=\"\(MarkupEscaping.escape(folder))\">"
+                )
+            }
             for subscription in folders[folder] ?? [] {
-                let title = escape(subscription.title ?? subscription.feedURL.absoluteString)
+                let title = MarkupEscaping.escape(subscription.title ?? subscription.feedURL.absoluteString)
                 var attributes =
-                    "type=\"rss\" text=\"\(title)\" title=\"\(title)\" xmlUrl=\"\(escape(subscription.feedURL.absoluteString))\""
-                if let home = subscription.homePageURL { attributes += " htmlUrl=\"\(escape(home.absoluteString))\"" }
+                    "type=\"rss\" text=\"\(title)\" title=\"\(title)\" xmlUrl=\"\(MarkupEscaping.escape(subscription.feedURL.absoluteString))\""
+                if let home = subscription.homePageURL {
+                    attributes += " htmlUrl=\"\(MarkupEscaping.escape(home.absoluteString))\""
+                }
                 lines.append("\(indent)<outline \(attributes)/>")
             }
             if !folder.isEmpty { lines.append("    </outline>") }
         }
         lines += ["  </body>", "</opml>", ""]
         return Data(lines.joined(separator: "\n").utf8)
-    }
-
-    private static func escape(_ text: String) -> String {
-        var output = ""
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            default: output.append(character)
-            }
-        }
-        return output
     }
 }
 

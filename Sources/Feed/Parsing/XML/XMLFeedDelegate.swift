@@ -79,7 +79,7 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
         if let depth = xhtmlDepth {
             text += "<" + elementName
             for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
-                text += " \(key)=\"\(Self.escape(value))\""
+                text += " \(key)=\"\(MarkupEscaping.escape(value))\""
             }
             text += ">"
             xhtmlDepth = depth + 1
@@ -135,7 +135,7 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
     private var isPermaLinkGUID = true
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        text += xhtmlDepth == nil ? string : Self.escape(string)
+        text += xhtmlDepth == nil ? string : MarkupEscaping.escape(string)
     }
 
     func parser(_ parser: XMLParser, foundCDATA block: Data) {
@@ -255,22 +255,6 @@ final class XMLFeedDelegate: NSObject, XMLParserDelegate {
             return trimmed
         }
         return String(trimmed[trimmed.index(after: open)..<trimmed.index(trimmed.endIndex, offsetBy: -6)])
-    }
-
-    /// Text or an attribute value re-escaped for HTML.
-    static func escape(_ text: String) -> String {
-        guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" || $0 == "\"" }) else { return text }
-        var output = ""
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            default: output.append(character)
-            }
-        }
-        return output
     }
 
     private func atomLink(_ attributes: [String: String], base: URL?) {
