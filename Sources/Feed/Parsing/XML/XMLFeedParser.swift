@@ -14,7 +14,8 @@ import Models
 /// report success. External entities are never loaded.
 enum XMLFeedParser {
     static func parse(_ data: Data, url: URL?) throws(FeedParseError) -> ParsedFeed {
-        let parser = XMLParser(data: HTMLEntityPreprocessor.process(data))
+        let (utf8, encodingWarning) = EncodingRepair.repair(data)
+        let parser = XMLParser(data: HTMLEntityPreprocessor.process(utf8))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
@@ -29,6 +30,7 @@ enum XMLFeedParser {
                 error.map { "the XML is not well formed (\($0.localizedDescription))" } ?? "no root element")
         }
         var feed = delegate.feed(format: format)
+        if let encodingWarning { feed.warnings.append(encodingWarning) }
         // FoundationXML on Linux can report an internal error after the root element of a large,
         // well-formed document has closed; once the root is closed, nothing was lost.
         if (!succeeded || error != nil) && !delegate.rootClosed {

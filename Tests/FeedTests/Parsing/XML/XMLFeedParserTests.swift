@@ -221,3 +221,28 @@ struct AtomXHTMLTests {
         #expect(feed.title == "XHTML feed")
     }
 }
+
+@Suite("Encodings that lie")
+struct EncodingRepairTests {
+    @Test("a document claiming UTF-8 but written in Windows-1252 is read as Windows-1252, with a warning")
+    func lie() throws {
+        let feed = try FeedParser.parse(data: try fixture("rss/encoding-lie.xml"), url: nil)
+        #expect(feed.title == "Café lies")
+        #expect(feed.items.map(\.title) == ["One “two”", "Three"])
+        #expect(feed.warnings == ["the document is not the UTF-8 it claims; read it as Windows-1252"])
+    }
+
+    @Test("mostly valid UTF-8 with a stray bad byte keeps its UTF-8 and replaces the bad byte")
+    func mixed() throws {
+        let feed = try FeedParser.parse(data: try fixture("rss/encoding-mixed.xml"), url: nil)
+        #expect(feed.title == "Mixed café and bad \u{FFFD}")
+        #expect(feed.warnings.isEmpty)
+    }
+
+    @Test("invalid bytes never make the feed unreadable")
+    func invalidBytes() throws {
+        let feed = try FeedParser.parse(data: try fixture("rss/encoding-invalid-bytes.xml"), url: nil)
+        #expect(feed.items.count == 1)
+        #expect(feed.title?.hasPrefix("Bad ") == true)
+    }
+}

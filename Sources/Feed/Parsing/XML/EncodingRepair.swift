@@ -1,0 +1,56 @@
+import Foundation
+
+/// Recovers documents that claim UTF-8 (or say nothing, which means UTF-8) but are really
+/// Windows-1252, the most common lie feeds tell about their encoding.
+///
+/// When the bytes are not valid UTF-8 and contain no valid multi-byte UTF-8 sequence at all,
+/// they are read as Windows-1252 and re-encoded as UTF-8. A document with some valid UTF-8
+/// and a few bad bytes is left alone: the XML parser decodes the bad bytes as U+FFFD.
+enum EncodingRepair {
+    /// The document as UTF-8, and a warning when it had to be re-read.
+    static func repair(_ data: Data) -> (Data, String?) {
+        guard declaresUTF8OrNothing(data) else { return (data, nil) }
+        var invalid = 0
+        var multibyte = 0
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            var index = 0
+            let count = raw.count
+            while index < count {
+                let byte = raw[index]
+                if byte < 0x80 {
+                    index += 1
+                    continue
+                }
+                let length = byte >= 0xF0 && byte <= 0xF4 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 && byte <= 0xDF ? 2 : 0
+                var valid = length > 0 && index + length <= count
+                if valid {
+                    for offset in 1..<length where raw[index + offset] & 0xC0 != 0x80 { valid = false }
+                }
+                if valid {
+                    multibyte += 1
+                    index += length
+                } else {
+                    invalid += 1
+                    index += 1
+                }
+            }
+        }
+        guard invalid > 0, multibyte == 0, let text = String(data: data, encoding: .windowsCP1252) else {
+            return (data, nil)
+        }
+        return (Data(text.utf8), "the document is not the UTF-8 it claims; read it as Windows-1252")
+    }
+
+    /// Whether the XML declaration names UTF-8, or no encoding (a UTF-16 BOM means neither).
+    private static func declaresUTF8OrNothing(_ data: Data) -> Bool {
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return false }
+        let prolog = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
+        guard prolog.hasPrefix("<?xml") || prolog.hasPrefix("\u{FEFF}<?xml"), let end = prolog.range(of: "?>") else {
+            return true
+        }
+        let declaration = prolog[..<end.lowerBound]
+        guard let encoding = declaration.range(of: "encoding") else { return true }
+        let value = declaration[encoding.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+        return value.hasPrefix("utf-8") || value.hasPrefix("utf8")
+    }
+}
