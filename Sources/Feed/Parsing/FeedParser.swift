@@ -8,10 +8,12 @@ public enum FeedParser {
     /// - Parameters:
     ///   - data: the document as fetched.
     ///   - url: where it came from, to resolve relative links.
+    ///   - charset: the `charset` of the response's `Content-Type`, used when the document
+    ///     states no encoding of its own (BOM or XML declaration).
     /// - Throws: `FeedParseError.notAFeed` for an empty file, binary data, an HTML page or
     ///   other XML/JSON; `.malformed` when nothing can be recovered. A recoverable problem
     ///   still returns the feed, with a warning.
-    public static func parse(data: Data, url: URL?) throws(FeedParseError) -> ParsedFeed {
+    public static func parse(data: Data, url: URL?, charset: String? = nil) throws(FeedParseError) -> ParsedFeed {
         let head = data.prefix(1024)
         guard let first = head.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first else {
             throw .notAFeed("the document is empty")
@@ -27,7 +29,7 @@ public enum FeedParser {
             let htmlAt = ["<!doctype html", "<html"].compactMap { lowered.range(of: $0)?.lowerBound }.min()
             let feedAt = feedMarkers.compactMap { lowered.range(of: $0)?.lowerBound }.min()
             if let htmlAt, feedAt.map({ htmlAt < $0 }) ?? true { throw .notAFeed("an HTML page") }
-            return try XMLFeedParser.parse(data, url: url)
+            return try XMLFeedParser.parse(data, url: url, charset: charset)
         default:
             throw .notAFeed("the document is neither XML nor JSON")
         }

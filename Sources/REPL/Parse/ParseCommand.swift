@@ -25,11 +25,10 @@ struct ParseCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
-        let (data, url): (Data, URL?)
         let feed: ParsedFeed
         do {
-            (data, url) = try await Self.load(source)
-            feed = try FeedParser.parse(data: data, url: url)
+            let (data, url, charset) = try await Self.load(source)
+            feed = try FeedParser.parse(data: data, url: url, charset: charset)
         } catch let error as FeedParseError {
             throw Self.failure(error.localizedDescription)
         } catch let error as NetworkError {
@@ -44,18 +43,22 @@ struct ParseCommand: AsyncParsableCommand {
         }
     }
 
-    /// Reads a local file, a `file:` URL, or fetches an http(s) URL (following redirects).
-    static func load(_ source: String) async throws -> (Data, URL?) {
+    /// Reads a local file, a `file:` URL, or fetches an http(s) URL (following redirects),
+    /// with the response's charset, if it named one.
+    static func load(_ source: String) async throws -> (Data, URL?, String?) {
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) {
             let client = APIClient(baseURL: url, transport: URLSessionTransport())
             let response = try await client.send(HTTPRequest(url: url, headers: ["Accept": FeedMedia.accept]))
             guard response.isSuccess else { throw NetworkError.status(response) }
-            return (response.body, response.url)
+            let charset = response.headers["Content-Type"]?.split(separator: ";").dropFirst()
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.lowercased().hasPrefix("charset=") }?.dropFirst("charset=".count)
+            return (response.body, response.url, charset.map(String.init))
         }
         let fileURL =
             URL(string: source).flatMap { $0.scheme?.lowercased() == "file" ? $0 : nil } ?? URL(fileURLWithPath: source)
         do {
-            return (try Data(contentsOf: fileURL), fileURL)
+            return (try Data(contentsOf: fileURL), fileURL, nil)
         } catch {
             throw FeedParseError.notAFeed("cannot read \(fileURL.path)")
         }

@@ -8,8 +8,16 @@ import Foundation
 /// and a few bad bytes is left alone: the XML parser decodes the bad bytes as U+FFFD.
 enum EncodingRepair {
     /// The document as UTF-8, and a warning when it had to be re-read.
-    static func repair(_ data: Data) -> (Data, String?) {
+    ///
+    /// The order of authority is the BOM, then the XML declaration, then `httpCharset` (the
+    /// `charset` of the response's `Content-Type`), then UTF-8.
+    static func repair(_ data: Data, httpCharset: String? = nil) -> (Data, String?) {
         guard declaresUTF8OrNothing(data) else { return (data, nil) }
+        if !hasDeclaredEncoding(data), let charset = httpCharset.flatMap(encoding(named:)), charset != .utf8,
+            let text = String(data: data, encoding: charset)
+        {
+            return (Data(text.utf8), nil)
+        }
         var invalid = 0
         var multibyte = 0
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
@@ -39,6 +47,29 @@ enum EncodingRepair {
             return (data, nil)
         }
         return (Data(text.utf8), "the document is not the UTF-8 it claims; read it as Windows-1252")
+    }
+
+    /// The encodings an HTTP charset commonly names.
+    static func encoding(named name: String) -> String.Encoding? {
+        switch name.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "\"' ")) {
+        case "utf-8", "utf8": .utf8
+        case "iso-8859-1", "latin1", "iso8859-1", "l1": .isoLatin1
+        case "windows-1252", "cp1252": .windowsCP1252
+        case "us-ascii", "ascii": .ascii
+        case "iso-8859-2", "latin2": .isoLatin2
+        case "utf-16": .utf16
+        default: nil
+        }
+    }
+
+    /// Whether the document states its encoding itself, by a BOM or in its XML declaration.
+    private static func hasDeclaredEncoding(_ data: Data) -> Bool {
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) || data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
+            return true
+        }
+        let prolog = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
+        guard prolog.hasPrefix("<?xml"), let end = prolog.range(of: "?>") else { return false }
+        return prolog[..<end.lowerBound].contains("encoding")
     }
 
     /// Whether the XML declaration names UTF-8, or no encoding (a UTF-16 BOM means neither).

@@ -13,8 +13,8 @@ import Models
 /// is not trusted on its own: `parserError` is checked too, since a truncated document can
 /// report success. External entities are never loaded.
 enum XMLFeedParser {
-    static func parse(_ data: Data, url: URL?) throws(FeedParseError) -> ParsedFeed {
-        let (utf8, encodingWarning) = EncodingRepair.repair(data)
+    static func parse(_ data: Data, url: URL?, charset: String? = nil) throws(FeedParseError) -> ParsedFeed {
+        let (utf8, encodingWarning) = EncodingRepair.repair(data, httpCharset: charset)
         let parser = XMLParser(data: HTMLEntityPreprocessor.process(utf8))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = false

@@ -246,3 +246,19 @@ struct EncodingRepairTests {
         #expect(feed.title?.hasPrefix("Bad ") == true)
     }
 }
+
+@Suite("HTTP charset")
+struct HTTPCharsetTests {
+    @Test("a document without its own encoding is read in the HTTP charset")
+    func httpCharset() throws {
+        let data = try fixture("rss/encoding-from-http.xml")
+        #expect(try FeedParser.parse(data: data, url: nil, charset: "ISO-8859-1").title == "Latin été")
+        #expect(try FeedParser.parse(data: data, url: nil, charset: "\"windows-1252\"").title == "Latin été")
+    }
+
+    @Test("the document's own declaration wins over the HTTP charset")
+    func declarationWins() throws {
+        let data = try fixture("rss/encoding-iso-8859-1.xml")
+        #expect(try FeedParser.parse(data: data, url: nil, charset: "utf-8").title == "Grüße aus Köln")
+    }
+}
