@@ -32,11 +32,11 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product tidings
+	$(SWIFT) build -c release --product tidings
 
 run: release
 	@mkdir -p "$(DEMO_HOME)"
-	"$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/tidings" --home "$(DEMO_HOME)"
+	"$$($(SWIFT) build -c release --show-bin-path)/tidings" --home "$(DEMO_HOME)"
 
 test: deps
 	$(SWIFT) test
