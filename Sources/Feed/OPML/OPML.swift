@@ -1,5 +1,5 @@
 public import Foundation
-import Networking
+import Models
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -52,7 +52,7 @@ public enum OPML {
         var lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<opml version=\"2.0\">", "  <head>",
             "    <title>\(MarkupEscaping.escape(title))</title>",
-            "    <dateCreated>\(HTTPDate.string(from: created))</dateCreated>",
+            "    <dateCreated>\(RFC822.string(from: created))</dateCreated>",
             "  </head>", "  <body>",
         ]
         var folders: [String: [OPMLSubscription]] = [:]

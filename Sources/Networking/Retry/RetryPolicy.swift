@@ -1,4 +1,5 @@
 public import Foundation
+import Models
 
 /// When and how long to wait before trying a request again.
 ///
@@ -61,37 +62,7 @@ public struct RetryPolicy: Sendable {
     static func retryAfter(_ value: String?, now: Date) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value) { return .seconds(max(0, seconds)) }
-        guard let date = HTTPDate.date(from: value) else { return nil }
+        guard let date = RFC822.date(from: value) else { return nil }
         return .milliseconds(max(0, Int(date.timeIntervalSince(now) * 1000)))
-    }
-}
-
-/// HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7) without a `DateFormatter`.
-package enum HTTPDate {
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    package static func date(from text: String) -> Date? {
-        let parts = text.split(separator: " ")
-        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]),
-            let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
-        else { return nil }
-        let time = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard time.count == 3 else { return nil }
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (year, month + 1, day)
-        (components.hour, components.minute, components.second) = (time[0], time[1], time[2])
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "GMT") ?? .gmt
-        return calendar.date(from: components)
-    }
-
-    package static func string(from date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "GMT") ?? .gmt
-        let c = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute, .second], from: date)
-        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return "\(weekdays[(c.weekday ?? 1) - 1]), \(two(c.day)) \(months[(c.month ?? 1) - 1]) \(c.year ?? 1970) "
-            + "\(two(c.hour)):\(two(c.minute)):\(two(c.second)) GMT"
     }
 }
