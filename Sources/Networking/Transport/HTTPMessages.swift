@@ -92,6 +92,18 @@ public struct HTTPResponse: Sendable, Hashable {
 
     /// Whether the status is 2xx.
     public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// The `charset` parameter of `Content-Type`, unquoted (`utf-8`), if it has one.
+    public var charset: String? {
+        guard let contentType = headers["Content-Type"] else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0].lowercased() == "charset" {
+                return parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            }
+        }
+        return nil
+    }
 }
 
 /// Sends one request and returns the response, without following redirects: the layer above

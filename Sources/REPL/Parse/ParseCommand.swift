@@ -50,10 +50,7 @@ struct ParseCommand: AsyncParsableCommand {
             let client = APIClient(baseURL: url, transport: URLSessionTransport())
             let response = try await client.send(HTTPRequest(url: url, headers: ["Accept": FeedMedia.accept]))
             guard response.isSuccess else { throw NetworkError.status(response) }
-            let charset = response.headers["Content-Type"]?.split(separator: ";").dropFirst()
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-                .first { $0.lowercased().hasPrefix("charset=") }?.dropFirst("charset=".count)
-            return (response.body, response.url, charset.map(String.init))
+            return (response.body, response.url, response.charset)
         }
         let fileURL =
             URL(string: source).flatMap { $0.scheme?.lowercased() == "file" ? $0 : nil } ?? URL(fileURLWithPath: source)

@@ -233,3 +233,18 @@ final class InFlightGauge: Sendable {
     }
     func leave() { state.withLock { $0.now -= 1 } }
 }
+
+@Suite("HTTPResponse")
+struct HTTPResponseTests {
+    @Test(
+        "charset is read from Content-Type, in any case and quoting",
+        arguments: [
+            ("application/rss+xml; charset=ISO-8859-1", "ISO-8859-1"), ("text/xml;Charset=\"utf-8\"", "utf-8"),
+            ("text/xml; q=1; charset='windows-1252'", "windows-1252"), ("application/json", nil),
+        ])
+    func charset(contentType: String, expected: String?) throws {
+        let response = HTTPResponse(
+            status: 200, headers: ["Content-Type": contentType], url: try #require(URL(string: "https://e.example/")))
+        #expect(response.charset == expected)
+    }
+}
