@@ -16,50 +16,20 @@ let package = Package(
         .package(name: "Tidings", path: ".."),
     ],
     targets: [
-        .executableTarget(
-            name: "ModelsBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Models", package: "Tidings"),
-            ],
-            path: "Benchmarks/ModelsBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
-        ),
-        .executableTarget(
-            name: "StorageBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Models", package: "Tidings"),
-                .product(name: "Storage", package: "Tidings"),
-            ],
-            path: "Benchmarks/StorageBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
-        ),
-        .executableTarget(
-            name: "NetworkingBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Networking", package: "Tidings"),
-            ],
-            path: "Benchmarks/NetworkingBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
-        ),
-        .executableTarget(
-            name: "FeedBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Feed", package: "Tidings"),
-            ],
-            path: "Benchmarks/FeedBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
-        ),
+        benchmarkTarget("ModelsBenchmarks", using: ["Models"]),
+        benchmarkTarget("StorageBenchmarks", using: ["Models", "Storage"]),
+        benchmarkTarget("NetworkingBenchmarks", using: ["Networking"]),
+        benchmarkTarget("FeedBenchmarks", using: ["Feed"]),
     ]
 )
+
+/// A benchmark executable under `Benchmarks/<name>` using Tidings' `products`.
+func benchmarkTarget(_ name: String, using products: [String]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [.product(name: "Benchmark", package: "benchmark")]
+            + products.map { .product(name: $0, package: "Tidings") },
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}

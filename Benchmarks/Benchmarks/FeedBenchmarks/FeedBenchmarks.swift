@@ -29,33 +29,20 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .peakMemoryResident], warmupIterations: 1, scalingFactor: .one,
         maxDuration: .seconds(15), maxIterations: 20)
 
-    let large = Files()
-    Benchmark(
-        "Feed: parse the 20 MB RSS (10,000 items)", configuration: configuration,
-        closure: { benchmark in
-            for _ in benchmark.scaledIterations {
-                for (data, url) in large.documents { blackHole(try FeedParser.parse(data: data, url: url)) }
-            }
-        },
-        setup: { try load(large, matching: { $0.pathExtension == "rss" }, in: "large") })
-
-    let xml = Files()
-    Benchmark(
-        "Feed: parse 250 typical feeds (150 RSS + 100 Atom)", configuration: configuration,
-        closure: { benchmark in
-            for _ in benchmark.scaledIterations {
-                for (data, url) in xml.documents { blackHole(try FeedParser.parse(data: data, url: url)) }
-            }
-        },
-        setup: { try load(xml, matching: { ["rss", "atom"].contains($0.pathExtension) }, in: "feeds") })
-
-    let json = Files()
-    Benchmark(
-        "Feed: parse 50 JSON Feeds", configuration: configuration,
-        closure: { benchmark in
-            for _ in benchmark.scaledIterations {
-                for (data, url) in json.documents { blackHole(try FeedParser.parse(data: data, url: url)) }
-            }
-        },
-        setup: { try load(json, matching: { $0.pathExtension == "json" }, in: "feeds") })
+    let sets: [(name: String, folder: String, extensions: Set<String>)] = [
+        ("Feed: parse the 20 MB RSS (10,000 items)", "large", ["rss"]),
+        ("Feed: parse 250 typical feeds (150 RSS + 100 Atom)", "feeds", ["rss", "atom"]),
+        ("Feed: parse 50 JSON Feeds", "feeds", ["json"]),
+    ]
+    for set in sets {
+        let files = Files()
+        Benchmark(
+            set.name, configuration: configuration,
+            closure: { benchmark in
+                for _ in benchmark.scaledIterations {
+                    for (data, url) in files.documents { blackHole(try FeedParser.parse(data: data, url: url)) }
+                }
+            },
+            setup: { try load(files, matching: { set.extensions.contains($0.pathExtension) }, in: set.folder) })
+    }
 }
