@@ -68,7 +68,8 @@ let package = Package(
             dependencies: ["Models", "Networking", "Storage"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "FeedTests", dependencies: ["Feed", "Models"],
+            name: "FeedTests", dependencies: ["Feed", "Models", "Networking", "Storage"],
+            exclude: ["Support/feed_server.py"],
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings),
 

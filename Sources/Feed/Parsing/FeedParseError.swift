@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Why a document could not be read as a feed.
-public enum FeedParseError: Error, Sendable, Equatable, LocalizedError {
+public enum FeedParseError: Error, Sendable, Hashable, LocalizedError {
     /// The document is something else (an HTML page, an empty file, binary data).
     case notAFeed(String)
     /// The document is a feed but too damaged to recover anything from.

@@ -22,11 +22,15 @@ public struct FeedSource: Sendable, Hashable, Codable, Identifiable {
     public var lastResult: RefreshResult?
     /// When the last refresh finished.
     public var lastRefreshedAt: Date?
+    /// The server answered 410 Gone: the feed is no longer polled.
+    public var isGone: Bool
+    /// A server asked (429/503 with `Retry-After`) not to be polled before this time.
+    public var retryAfter: Date?
 
     // Acronym properties get explicit keys spelled the way a snake_case round trip spells them
     // (`feed_id` ↔ `feedId`), so `JSONCoding`'s coders read back exactly what they wrote.
     private enum CodingKeys: String, CodingKey {
-        case id, url, title, format, etag, lastModified, contentHash, lastResult, lastRefreshedAt
+        case id, url, title, format, etag, lastModified, contentHash, lastResult, lastRefreshedAt, isGone, retryAfter
         case homePageURL = "homePageUrl"
     }
 
@@ -34,7 +38,7 @@ public struct FeedSource: Sendable, Hashable, Codable, Identifiable {
     public init(
         id: Int64? = nil, url: URL, title: String, homePageURL: URL? = nil, format: FeedFormat? = nil,
         etag: String? = nil, lastModified: String? = nil, contentHash: String? = nil,
-        lastResult: RefreshResult? = nil, lastRefreshedAt: Date? = nil
+        lastResult: RefreshResult? = nil, lastRefreshedAt: Date? = nil, isGone: Bool = false, retryAfter: Date? = nil
     ) {
         self.id = id
         self.url = url
@@ -46,6 +50,25 @@ public struct FeedSource: Sendable, Hashable, Codable, Identifiable {
         self.contentHash = contentHash
         self.lastResult = lastResult
         self.lastRefreshedAt = lastRefreshedAt
+        self.isGone = isGone
+        self.retryAfter = retryAfter
+    }
+
+    /// Decodes a feed; `isGone` may be absent (documents written before it existed).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Int64.self, forKey: .id)
+        url = try container.decode(URL.self, forKey: .url)
+        title = try container.decode(String.self, forKey: .title)
+        homePageURL = try container.decodeIfPresent(URL.self, forKey: .homePageURL)
+        format = try container.decodeIfPresent(FeedFormat.self, forKey: .format)
+        etag = try container.decodeIfPresent(String.self, forKey: .etag)
+        lastModified = try container.decodeIfPresent(String.self, forKey: .lastModified)
+        contentHash = try container.decodeIfPresent(String.self, forKey: .contentHash)
+        lastResult = try container.decodeIfPresent(RefreshResult.self, forKey: .lastResult)
+        lastRefreshedAt = try container.decodeIfPresent(Date.self, forKey: .lastRefreshedAt)
+        isGone = try container.decodeIfPresent(Bool.self, forKey: .isGone) ?? false
+        retryAfter = try container.decodeIfPresent(Date.self, forKey: .retryAfter)
     }
 }
 

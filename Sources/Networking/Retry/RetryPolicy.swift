@@ -59,7 +59,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// `Retry-After` as a wait: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
-    static func retryAfter(_ value: String?, now: Date) -> Duration? {
+    public static func retryAfter(_ value: String?, now: Date) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value) { return .seconds(max(0, seconds)) }
         guard let date = RFC822.date(from: value) else { return nil }

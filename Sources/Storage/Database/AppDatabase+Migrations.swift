@@ -13,6 +13,12 @@ extension AppDatabase {
             try createTaskTables(db)
             try createCacheTables(db)
         }
+        migrator.registerMigration("v2-feed-polling") { db in
+            try db.alter(table: "feed") { table in
+                table.add(column: "isGone", .boolean).notNull().defaults(to: false)
+                table.add(column: "retryAfter", .double)
+            }
+        }
         return migrator
     }
 

@@ -16,6 +16,8 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var contentHash: String?
     var lastResult: String?
     var lastRefreshedAt: Double?
+    var isGone: Bool
+    var retryAfter: Double?
 
     init(_ source: FeedSource) {
         id = source.id
@@ -28,6 +30,8 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
         contentHash = source.contentHash
         lastResult = source.lastResult?.description
         lastRefreshedAt = source.lastRefreshedAt?.timeIntervalSince1970
+        isGone = source.isGone
+        retryAfter = source.retryAfter?.timeIntervalSince1970
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -38,6 +42,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
             homePageURL: homePageURL.flatMap(URL.init(string:)), format: format.map(FeedFormat.init(rawValue:)),
             etag: etag, lastModified: lastModified, contentHash: contentHash,
             lastResult: lastResult.map(RefreshResult.init),
-            lastRefreshedAt: lastRefreshedAt.map(Date.init(timeIntervalSince1970:)))
+            lastRefreshedAt: lastRefreshedAt.map(Date.init(timeIntervalSince1970:)), isGone: isGone,
+            retryAfter: retryAfter.map(Date.init(timeIntervalSince1970:)))
     }
 }

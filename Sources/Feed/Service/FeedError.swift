@@ -1,0 +1,59 @@
+public import Foundation
+import Networking
+
+/// Why a feed operation failed, in words a user can act on.
+public enum FeedError: Error, Sendable, Hashable, LocalizedError {
+    /// The text is not a URL or path that can be fetched.
+    case invalidURL(String)
+    /// The server answered 410 Gone: the feed was retired and is no longer polled.
+    case gone
+    /// The server asked to slow down (429/503); `until` is when it may be asked again.
+    case rateLimited(status: Int, until: Date?)
+    /// Another failing HTTP status.
+    case http(status: Int)
+    /// Nothing usable came back (connection refused, DNS, timeout, TLS).
+    case network(String)
+    /// A local file could not be read.
+    case file(String)
+    /// The document is not a feed, or is damaged beyond recovery.
+    case parse(FeedParseError)
+    /// The page is HTML and links to no feed; `tried` are the common paths that failed too.
+    case noFeedFound(URL)
+    /// The URL is already subscribed.
+    case alreadySubscribed(id: Int64, title: String)
+    /// No feed, article or task has this id.
+    case notFound(entity: String, id: Int64)
+    /// The database refused the change.
+    case storage(String)
+    /// The work was cancelled.
+    case cancelled
+
+    init(_ error: NetworkError) {
+        switch error {
+        case .cancelled: self = .cancelled
+        case .status(let response): self = .http(status: response.status)
+        case .invalidURL(let text): self = .invalidURL(text)
+        default: self = .network(error.errorDescription ?? "\(error)")
+        }
+    }
+
+    /// One line for the user.
+    public var errorDescription: String? {
+        switch self {
+        case .invalidURL(let text): "not a URL or file that can be fetched: \(text)"
+        case .gone: "the feed is gone (HTTP 410); it is no longer polled"
+        case .rateLimited(let status, let until):
+            "the server asked to slow down (HTTP \(status))"
+                + (until.map { "; next try after \(ISO8601DateFormatter().string(from: $0))" } ?? "")
+        case .http(let status): "the server answered HTTP \(status)"
+        case .network(let reason): reason
+        case .file(let reason): reason
+        case .parse(let error): error.errorDescription ?? "\(error)"
+        case .noFeedFound(let url): "no feed found at \(url.absoluteString) (the page links to none)"
+        case .alreadySubscribed(let id, let title): "already subscribed: feed #\(id) \"\(title)\""
+        case .notFound(let entity, let id): "no \(entity) #\(id)"
+        case .storage(let reason): reason
+        case .cancelled: "cancelled"
+        }
+    }
+}

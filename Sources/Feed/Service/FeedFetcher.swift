@@ -1,0 +1,134 @@
+public import Foundation
+public import Networking
+
+/// A fetched feed document and what the server said about it.
+public struct FetchedDocument: Sendable, Hashable {
+    /// The body, as sent.
+    public var body: Data
+    /// The URL the body came from, after redirects.
+    public var url: URL
+    /// The `ETag` validator, if any.
+    public var etag: String?
+    /// The `Last-Modified` validator, if any.
+    public var lastModified: String?
+    /// The charset of the `Content-Type` header, if any.
+    public var charset: String?
+    /// The media type of the `Content-Type` header (`text/html`), if any.
+    public var mediaType: String?
+    /// Where every redirect on the way was permanent (301/308): the URL to use from now on.
+    public var permanentRedirect: URL?
+
+    /// Creates a document.
+    public init(
+        body: Data, url: URL, etag: String? = nil, lastModified: String? = nil, charset: String? = nil,
+        mediaType: String? = nil, permanentRedirect: URL? = nil
+    ) {
+        self.body = body
+        self.url = url
+        self.etag = etag
+        self.lastModified = lastModified
+        self.charset = charset
+        self.mediaType = mediaType
+        self.permanentRedirect = permanentRedirect
+    }
+}
+
+/// What a conditional fetch returned.
+public enum FetchOutcome: Sendable, Hashable {
+    /// The server answered 304: the stored copy is current.
+    case notModified
+    /// A new body.
+    case fetched(FetchedDocument)
+}
+
+/// Fetches feed documents: the one side effect the feed service needs from outside.
+public protocol FeedFetching: Sendable {
+    /// Fetches `url`, conditionally when validators are given.
+    ///
+    /// - Throws: `FeedError.gone` for 410, `.rateLimited` for 429/503, `.http` for other
+    ///   failing statuses, `.network` when nothing came back, `.cancelled`.
+    func fetch(_ url: URL, etag: String?, lastModified: String?) async throws(FeedError) -> FetchOutcome
+}
+
+/// Fetches over HTTP through Networking's `APIClient` (redirects followed, permanent ones
+/// reported), and reads `file:` URLs from disk.
+public struct HTTPFeedFetcher: FeedFetching {
+    private let transport: any HTTPTransport
+    private let now: @Sendable () -> Date
+    private let timeout: TimeInterval
+
+    /// Creates a fetcher over a transport.
+    public init(transport: any HTTPTransport, timeout: TimeInterval = 30, now: @escaping @Sendable () -> Date = Date.init) {
+        self.transport = transport
+        self.timeout = timeout
+        self.now = now
+    }
+
+    /// Fetches `url`; see `FeedFetching`.
+    public func fetch(_ url: URL, etag: String?, lastModified: String?) async throws(FeedError) -> FetchOutcome {
+        if url.isFileURL { return try await Self.readFile(url) }
+        guard ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            throw .invalidURL("\(url.absoluteString) (only http, https and file URLs can be fetched)")
+        }
+        var request = HTTPRequest(url: url, headers: ["Accept": Self.accept], timeout: timeout)
+        if let etag { request.headers["If-None-Match"] = etag }
+        if let lastModified { request.headers["If-Modified-Since"] = lastModified }
+        let client = APIClient(baseURL: url, transport: transport, retry: .never)
+        let response: HTTPResponse
+        do {
+            response = try await client.send(request)
+        } catch {
+            throw FeedError(error)
+        }
+        switch response.status {
+        case 304:
+            return .notModified
+        case 200..<300:
+            let type = response.headers["Content-Type"]
+            return .fetched(
+                FetchedDocument(
+                    body: response.body, url: response.url, etag: response.headers["ETag"],
+                    lastModified: response.headers["Last-Modified"], charset: response.charset,
+                    mediaType: type.map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() },
+                    permanentRedirect: response.permanentRedirect))
+        case 410:
+            throw .gone
+        case 429, 503:
+            let wait = RetryPolicy.retryAfter(response.headers["Retry-After"], now: now())
+            throw .rateLimited(status: response.status, until: wait.map { now().addingTimeInterval($0.seconds) })
+        default:
+            throw .http(status: response.status)
+        }
+    }
+
+    static let accept =
+        "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"
+
+    private static func readFile(_ url: URL) async throws(FeedError) -> FetchOutcome {
+        do {
+            let body = try Data(contentsOf: url, options: .mappedIfSafe)
+            return .fetched(FetchedDocument(body: body, url: url))
+        } catch {
+            throw .file("cannot read \(url.path): \(Self.reason(error))")
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+            let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+        {
+            return String(cString: strerror(code.rawValue))
+        }
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError { return "no such file" }
+        return nsError.localizedDescription
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

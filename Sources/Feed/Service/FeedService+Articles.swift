@@ -1,0 +1,110 @@
+public import Foundation
+public import Models
+public import Storage
+
+/// What to do to articles.
+public enum ArticleMark: String, Sendable, Hashable, CaseIterable {
+    /// Mark as read.
+    case read
+    /// Mark as unread.
+    case unread
+    /// Star.
+    case star
+    /// Remove the star.
+    case unstar
+}
+
+extension FeedService {
+    /// One article with its status.
+    public func article(id: Int64) async throws(FeedError) -> StoredArticle {
+        guard let article = try await storage({ () async throws(StorageError) in try await articles.article(id: id) })
+        else { throw .notFound(entity: "item", id: id) }
+        return article
+    }
+
+    /// The articles `query` matches, newest first.
+    public func articles(matching query: ArticleQuery, limit: Int = 20, offset: Int = 0) async throws(FeedError)
+        -> [StoredArticle]
+    {
+        try await storage { () async throws(StorageError) in
+            try await articles.articles(matching: query, limit: limit, offset: offset)
+        }
+    }
+
+    /// Marks articles read, unread, starred or unstarred.
+    ///
+    /// - Throws: `.notFound` naming the first id that is not an article (nothing is changed).
+    public func mark(_ ids: [Int64], _ mark: ArticleMark) async throws(FeedError) {
+        for id in ids { _ = try await article(id: id) }
+        try await storage { () async throws(StorageError) in
+            switch mark {
+            case .read: try await articles.setRead(true, ids: ids)
+            case .unread: try await articles.setRead(false, ids: ids)
+            case .star: try await articles.setStarred(true, ids: ids)
+            case .unstar: try await articles.setStarred(false, ids: ids)
+            }
+        }
+    }
+
+    /// Marks every article of a feed read and returns how many changed.
+    @discardableResult
+    public func markAllRead(feedID: Int64) async throws(FeedError) -> Int {
+        _ = try await subscription(id: feedID)
+        return try await storage { () async throws(StorageError) in try await articles.markAllRead(feedID: feedID) }
+    }
+
+    /// Opens an article: returns it and marks it read.
+    public func open(articleID: Int64) async throws(FeedError) -> StoredArticle {
+        var stored = try await article(id: articleID)
+        if !stored.status.isRead {
+            try await mark([articleID], .read)
+            stored.status.isRead = true
+        }
+        return stored
+    }
+
+    /// Turns an article into a one-off "read later" task linking to it.
+    public func makeTask(fromArticle id: Int64, due: Date? = nil) async throws(FeedError) -> HouseholdTask {
+        let stored = try await article(id: id)
+        let name = stored.article.title?.nonEmpty ?? stored.article.link?.absoluteString ?? "Article #\(id)"
+        let task = HouseholdTask(
+            name: "Read: \(name)", note: stored.article.link?.absoluteString, dueDate: due, articleID: id,
+            createdAt: now())
+        return try await storage { () async throws(StorageError) in try await tasks.save(task) }
+    }
+
+    // MARK: OPML
+
+    /// Subscribes to every feed of an OPML document without fetching (a refresh follows).
+    public func importOPML(_ data: Data) async throws(FeedError) -> ImportSummary {
+        let subscriptions: [OPMLSubscription]
+        do {
+            subscriptions = try OPML.subscriptions(in: data)
+        } catch {
+            throw .parse(error)
+        }
+        var summary = ImportSummary(imported: 0, alreadyPresent: 0)
+        for subscription in subscriptions {
+            let url = subscription.feedURL
+            if try await storage({ () async throws(StorageError) in try await feeds.feed(url: url) }) != nil {
+                summary.alreadyPresent += 1
+                continue
+            }
+            let title = subscription.title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
+                ?? url.host ?? url.absoluteString
+            let feed = FeedSource(url: url, title: title, homePageURL: subscription.homePageURL)
+            _ = try await storage { () async throws(StorageError) in try await feeds.add(feed) }
+            summary.imported += 1
+        }
+        return summary
+    }
+
+    /// Every subscription as an OPML 2.0 document.
+    public func exportOPML(title: String = "Tidings subscriptions") async throws(FeedError) -> Data {
+        let all = try await subscriptions()
+        return OPML.document(
+            title: title,
+            subscriptions: all.map { OPMLSubscription(feedURL: $0.url, title: $0.title, homePageURL: $0.homePageURL) },
+            created: now())
+    }
+}

@@ -1,0 +1,198 @@
+public import Foundation
+public import Models
+public import Storage
+
+/// Keeps subscriptions fresh and answers for them: subscribe (with discovery), refresh many
+/// feeds concurrently, rename, unsubscribe, mark articles, import and export OPML.
+///
+/// It is the seed's `FeedProviding`: callers see `FeedSource`, `StoredArticle` and the
+/// summaries here, never HTTP, SQL or parser types. Parsing runs off the actor, in the refresh's
+/// child tasks.
+public actor FeedService {
+    let database: AppDatabase
+    let feeds: FeedRepository
+    let articles: ArticleRepository
+    let tasks: TaskRepository
+    let fetcher: any FeedFetching
+    let now: @Sendable () -> Date
+    let parse: @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed
+    private let maxConcurrentRefreshes: @Sendable () -> Int
+    /// Hosts that asked (429/503) not to be polled before a time, for the rest of this process.
+    var deferredHosts: [String: Date] = [:]
+
+    /// Creates the service.
+    ///
+    /// - Parameters:
+    ///   - maxConcurrentRefreshes: read at the start of each refresh (the config's
+    ///     `maxConcurrentRefreshes`, default 8).
+    ///   - parse: the parser; tests count its calls.
+    public init(
+        database: AppDatabase, fetcher: any FeedFetching, now: @escaping @Sendable () -> Date = Date.init,
+        maxConcurrentRefreshes: @escaping @Sendable () -> Int = { 8 },
+        parse: @escaping @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed = {
+            data, url, charset throws(FeedParseError) in try FeedParser.parse(data: data, url: url, charset: charset)
+        }
+    ) {
+        self.database = database
+        self.feeds = FeedRepository(database: database)
+        self.articles = ArticleRepository(database: database)
+        self.tasks = TaskRepository(database: database)
+        self.fetcher = fetcher
+        self.now = now
+        self.maxConcurrentRefreshes = maxConcurrentRefreshes
+        self.parse = parse
+    }
+
+    var concurrencyLimit: Int { max(1, min(64, maxConcurrentRefreshes())) }
+
+    // MARK: Subscriptions
+
+    /// Turns what a user typed into a URL: http(s) and file URLs as they are, anything else a
+    /// local path (relative to the current directory, `~` expanded).
+    public nonisolated static func url(from text: String) throws(FeedError) -> URL {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw .invalidURL("(empty)") }
+        if let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme.count > 1 {
+            guard ["http", "https", "file"].contains(scheme), url.isFileURL || url.host != nil else {
+                throw .invalidURL(trimmed)
+            }
+            return url
+        }
+        let path = (trimmed as NSString).expandingTildeInPath
+        return URL(fileURLWithPath: path).standardizedFileURL
+    }
+
+    /// Subscribes to `url`: fetches it, follows an HTML page to the feed it links to (else the
+    /// common feed paths), parses it, stores the subscription and its articles.
+    ///
+    /// - Throws: `.alreadySubscribed` for a URL already subscribed (also after discovery),
+    ///   `.noFeedFound`, `.parse`, or the fetch error.
+    public func subscribe(url: URL, title: String? = nil) async throws(FeedError) -> SubscribeSummary {
+        if let existing = try await storage({ () async throws(StorageError) in try await feeds.feed(url: url) }) {
+            throw .alreadySubscribed(id: existing.id ?? 0, title: existing.title)
+        }
+        let (document, parsed) = try await fetchFeed(at: url)
+        let feedURL = document.permanentRedirect ?? (document.url == url ? url : document.url)
+        if feedURL != url,
+            let existing = try await storage({ () async throws(StorageError) in try await feeds.feed(url: feedURL) })
+        {
+            throw .alreadySubscribed(id: existing.id ?? 0, title: existing.title)
+        }
+        let name = title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty ?? Self.title(for: parsed, url: feedURL)
+        let source = FeedSource(
+            url: feedURL, title: name, homePageURL: parsed.link, format: parsed.format, etag: document.etag,
+            lastModified: document.lastModified, contentHash: SHA256.hex(of: document.body), lastResult: .ok,
+            lastRefreshedAt: now())
+        let stored = try await storage { () async throws(StorageError) in try await feeds.add(source) }
+        guard let feedID = stored.id else { throw .storage("the subscription was stored without an id") }
+        let merge = try await storage { () async throws(StorageError) in
+            try await articles.merge(parsed.items.map { $0.article(feedID: feedID) }, intoFeed: feedID, now: now())
+        }
+        return SubscribeSummary(
+            feed: stored, itemCount: parsed.items.count, newCount: merge.inserted.count, warnings: parsed.warnings)
+    }
+
+    /// The feeds an HTML page links to (or, for a feed URL, the feed itself).
+    public func discover(url: URL) async throws(FeedError) -> [DiscoveredFeed] {
+        guard case .fetched(let document) = try await fetcher.fetch(url, etag: nil, lastModified: nil) else {
+            return []
+        }
+        if let parsed = try? parse(document.body, document.url, document.charset) {
+            return [DiscoveredFeed(url: document.url, title: parsed.title, type: parsed.format.rawValue)]
+        }
+        return FeedDiscovery.feedLinks(inHTML: document.body, pageURL: document.url)
+    }
+
+    /// Every subscription, in the order they were added.
+    public func subscriptions() async throws(FeedError) -> [FeedSource] {
+        try await storage { () async throws(StorageError) in try await feeds.all() }
+    }
+
+    /// One subscription.
+    public func subscription(id: Int64) async throws(FeedError) -> FeedSource {
+        guard let feed = try await storage({ () async throws(StorageError) in try await feeds.feed(id: id) }) else {
+            throw .notFound(entity: "feed", id: id)
+        }
+        return feed
+    }
+
+    /// Unread and total counts per feed id.
+    public func articleCounts() async throws(FeedError) -> [Int64: ArticleCounts] {
+        try await storage { () async throws(StorageError) in try await feeds.articleCounts() }
+    }
+
+    /// Unsubscribes and deletes the feed's articles (starred ones too).
+    public func unsubscribe(id: Int64) async throws(FeedError) {
+        try await storage { () async throws(StorageError) in try await feeds.remove(id: id) }
+    }
+
+    /// Renames a subscription.
+    public func rename(id: Int64, to title: String) async throws(FeedError) {
+        var feed = try await subscription(id: id)
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .storage("title: must not be empty") }
+        feed.title = trimmed
+        try await storage { () async throws(StorageError) in try await feeds.update(feed, source: .user) }
+    }
+
+    /// The change sets of every commit that touches feeds, articles or tasks, for view models
+    /// that keep themselves current.
+    public nonisolated func changes() -> AsyncStream<ChangeSet> {
+        database.changes()
+    }
+
+    /// A batched list of the articles `query` matches, newest first.
+    public nonisolated func resultsController(for query: ArticleQuery, batchSize: Int = 50)
+        -> ResultsController<StoredArticle>
+    {
+        articles.resultsController(for: query, batchSize: batchSize)
+    }
+
+    // MARK: Helpers
+
+    /// Fetches `url` and parses it; an HTML page is followed to the feed it links to, else to
+    /// the first common path that parses.
+    func fetchFeed(at url: URL) async throws(FeedError) -> (FetchedDocument, ParsedFeed) {
+        guard case .fetched(let document) = try await fetcher.fetch(url, etag: nil, lastModified: nil) else {
+            throw .http(status: 304)
+        }
+        let firstError: FeedParseError
+        do {
+            return (document, try parse(document.body, document.url, document.charset))
+        } catch {
+            firstError = error
+        }
+        guard case .notAFeed = firstError, Self.looksLikeHTML(document) else { throw .parse(firstError) }
+        let candidates =
+            FeedDiscovery.feedLinks(inHTML: document.body, pageURL: document.url).map(\.url)
+            + FeedDiscovery.commonFeedURLs(for: document.url)
+        for candidate in candidates where candidate != url {
+            guard case .fetched(let found)? = try? await fetcher.fetch(candidate, etag: nil, lastModified: nil),
+                let parsed = try? parse(found.body, found.url, found.charset)
+            else { continue }
+            return (found, parsed)
+        }
+        throw .noFeedFound(url)
+    }
+
+    static func looksLikeHTML(_ document: FetchedDocument) -> Bool {
+        if document.mediaType == "text/html" || document.mediaType == "application/xhtml+xml" { return true }
+        let head = String(decoding: document.body.prefix(1024), as: UTF8.self).lowercased()
+        return head.contains("<html") || head.contains("<!doctype html")
+    }
+
+    static func title(for feed: ParsedFeed, url: URL) -> String {
+        feed.title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
+            ?? url.host ?? url.deletingPathExtension().lastPathComponent.nonEmpty ?? url.absoluteString
+    }
+
+    func storage<Value>(_ work: () async throws(StorageError) -> Value) async throws(FeedError) -> Value {
+        do {
+            return try await work()
+        } catch .notFound(let entity, let id) {
+            throw .notFound(entity: entity, id: id)
+        } catch {
+            throw .storage(error.errorDescription ?? "\(error)")
+        }
+    }
+}

@@ -1,0 +1,92 @@
+public import Foundation
+public import Models
+
+/// What refreshing one feed came to.
+public enum FeedRefreshOutcome: Sendable, Hashable {
+    /// New content was parsed and merged: `newItems` inserted, `updatedItems` changed.
+    case updated(newItems: Int, updatedItems: Int)
+    /// The server answered 304, or sent the same body again (nothing was parsed).
+    case notModified
+    /// The feed was not asked for: it is gone, or its server asked to wait.
+    case skipped(reason: String)
+    /// The refresh failed; the feed keeps its articles and validators.
+    case failed(FeedError)
+}
+
+/// One step of a refresh, as it happens, for a progress line.
+public enum RefreshEvent: Sendable, Hashable {
+    /// The refresh starts with this many feeds.
+    case started(total: Int)
+    /// One feed is done; `completed` of `total` are done now.
+    case feedFinished(feed: FeedSource, outcome: FeedRefreshOutcome, completed: Int, total: Int)
+    /// Every feed is done (or the refresh was cancelled).
+    case finished(RefreshSummary)
+    /// The refresh could not start (an unknown feed id, an unreadable database).
+    case failedToStart(FeedError)
+}
+
+/// The result of refreshing several feeds.
+public struct RefreshSummary: Sendable, Hashable {
+    /// One failed feed and why.
+    public struct Failure: Sendable, Hashable {
+        /// The feed's id.
+        public var feedID: Int64
+        /// The feed's URL.
+        public var url: URL
+        /// Why it failed.
+        public var reason: String
+    }
+
+    /// Feeds asked for (answered with content or 304, or failed).
+    public var refreshed = 0
+    /// Articles inserted.
+    public var newItems = 0
+    /// Feeds whose content had not changed.
+    public var notModified = 0
+    /// Feeds not asked for (gone, or deferred by the server).
+    public var skipped = 0
+    /// Feeds that failed.
+    public var failed: [Failure] = []
+    /// Whether the refresh was cancelled before every feed was done.
+    public var cancelled = false
+
+    /// Creates an empty summary.
+    public init() {}
+
+    mutating func record(_ outcome: FeedRefreshOutcome, feed: FeedSource) {
+        switch outcome {
+        case .updated(let new, _):
+            refreshed += 1
+            newItems += new
+        case .notModified:
+            refreshed += 1
+            notModified += 1
+        case .skipped:
+            skipped += 1
+        case .failed(let error):
+            refreshed += 1
+            failed.append(
+                Failure(feedID: feed.id ?? 0, url: feed.url, reason: error.errorDescription ?? "\(error)"))
+        }
+    }
+}
+
+/// What subscribing did.
+public struct SubscribeSummary: Sendable, Hashable {
+    /// The stored subscription.
+    public var feed: FeedSource
+    /// How many items the feed holds.
+    public var itemCount: Int
+    /// How many of them were new to the database.
+    public var newCount: Int
+    /// Problems the parser recovered from.
+    public var warnings: [String]
+}
+
+/// What importing an OPML file did.
+public struct ImportSummary: Sendable, Hashable {
+    /// Subscriptions added.
+    public var imported: Int
+    /// Subscriptions already present.
+    public var alreadyPresent: Int
+}

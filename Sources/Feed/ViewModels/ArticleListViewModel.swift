@@ -1,0 +1,125 @@
+public import Storage
+
+/// A paged list of articles for a filter (feed, unread, starred, search text, since a date),
+/// newest first, kept current as other writers change them.
+///
+/// It pages over Storage's batched results controller, so a list of 100,000 articles loads only
+/// the rows it shows. `state` is readable at any time; `states()` gives each subscriber its own
+/// stream. A changed article is a reload in the published difference; a deleted one disappears.
+public actor ArticleListViewModel {
+    private let service: FeedService
+    private let analytics: any AnalyticsSink
+    private let router: (any Router)?
+    private let publisher = StatePublisher<ViewState<ListContent<StoredArticle>>>(.idle)
+    private let observation = ObservationHandle()
+    /// Rows per page.
+    public let pageSize: Int
+    private var controller: ResultsController<StoredArticle>?
+    private var window: Range<Int> = 0..<0
+    /// The filter shown.
+    public private(set) var query = ArticleQuery()
+
+    /// Creates the view model.
+    public init(
+        service: FeedService, pageSize: Int = 20, analytics: any AnalyticsSink = NoAnalytics(),
+        router: (any Router)? = nil
+    ) {
+        self.service = service
+        self.pageSize = max(1, pageSize)
+        self.analytics = analytics
+        self.router = router
+    }
+
+    deinit { observation.cancel() }
+
+    /// The current state.
+    public nonisolated var state: ViewState<ListContent<StoredArticle>> { publisher.value }
+
+    /// The states from now on, starting with the current one.
+    public nonisolated func states() -> AsyncStream<ViewState<ListContent<StoredArticle>>> { publisher.values() }
+
+    /// Shows the first page of `query`.
+    public func load(_ query: ArticleQuery) async {
+        await show(query, window: 0..<pageSize)
+    }
+
+    /// Shows page `page` (1-based) of `query` alone, as a terminal list does.
+    public func showPage(_ page: Int, of query: ArticleQuery) async {
+        let start = max(0, page - 1) * pageSize
+        await show(query, window: start..<(start + pageSize))
+    }
+
+    /// Extends the list by one page, as a scrolling list does.
+    public func loadNextPage() async {
+        guard controller != nil else { return }
+        window = window.lowerBound..<(window.upperBound + pageSize)
+        await publishRows(updated: [])
+    }
+
+    /// Opens an article: marks it read, reports it, and asks the router to show it.
+    public func open(id: Int64) async throws(FeedError) -> StoredArticle {
+        let article = try await service.open(articleID: id)
+        analytics.send(ArticleOpened(id: id))
+        await router?.route(.showArticle(id: id))
+        return article
+    }
+
+    /// Follows the database's change sets and updates the list when articles change.
+    public func startObserving() {
+        let changes = service.changes()
+        observation.replace(
+            Task { [weak self] in
+                for await change in changes where !change[.article].isEmpty || !change[.feed].deleted.isEmpty {
+                    guard let self else { return }
+                    await self.apply(updated: change[.article].updated)
+                }
+            })
+    }
+
+    /// Stops following changes.
+    public func stopObserving() { observation.cancel() }
+
+    private func show(_ query: ArticleQuery, window: Range<Int>) async {
+        publisher.send(.loading(previous: state.content))
+        self.query = query
+        self.window = window
+        let controller = service.resultsController(for: query, batchSize: pageSize)
+        do {
+            try await controller.performFetch()
+        } catch {
+            publisher.send(.failed(message: error.errorDescription ?? "\(error)", stale: state.content))
+            return
+        }
+        self.controller = controller
+        await publishRows(updated: [], previous: nil)
+        if case .loaded(let content) = state { analytics.send(ArticleListViewed(count: content.rows.count)) }
+    }
+
+    private func apply(updated: Set<Int64>) async {
+        guard let controller else { return }
+        do {
+            _ = try await controller.refresh(updated: updated)
+        } catch {
+            publisher.send(.failed(message: error.errorDescription ?? "\(error)", stale: state.content))
+            return
+        }
+        await publishRows(updated: updated)
+    }
+
+    private func publishRows(updated: Set<Int64>, previous: ListContent<StoredArticle>?? = .none) async {
+        guard let controller else { return }
+        let before: ListContent<StoredArticle>? = previous ?? state.content
+        do {
+            let total = await controller.count
+            var rows: [(id: Int64, row: StoredArticle)] = []
+            for index in window.clamped(to: 0..<total) {
+                if let article = try await controller.object(at: index) { rows.append((article.id, article)) }
+            }
+            publisher.send(.loaded(try ListContent.make(rows, previous: before, total: total)))
+        } catch let error as StorageError {
+            publisher.send(.failed(message: error.errorDescription ?? "\(error)", stale: state.content))
+        } catch {
+            publisher.send(.failed(message: "\(error)", stale: state.content))
+        }
+    }
+}

@@ -1,0 +1,94 @@
+public import Models
+public import Storage
+
+/// One row of the subscription list.
+public struct FeedRow: Sendable, Hashable, Identifiable {
+    /// The subscription.
+    public var feed: FeedSource
+    /// Unread and total article counts.
+    public var counts: ArticleCounts
+    /// The feed's id.
+    public var id: Int64 { feed.id ?? 0 }
+}
+
+/// The subscriptions with their unread counts and last refresh result, kept current as other
+/// writers change them.
+///
+/// `state` is readable at any time; `states()` gives each subscriber its own stream. A load
+/// publishes `.loading` first and `.loaded` only once the data it shows has been read from
+/// storage, so `refresh()` can never show a list before its articles are stored.
+public final class FeedListViewModel: Sendable {
+    private let service: FeedService
+    private let analytics: any AnalyticsSink
+    private let publisher = StatePublisher<ViewState<ListContent<FeedRow>>>(.idle)
+    private let observation = ObservationHandle()
+
+    /// Creates the view model over a service.
+    public init(service: FeedService, analytics: any AnalyticsSink = NoAnalytics()) {
+        self.service = service
+        self.analytics = analytics
+    }
+
+    deinit { observation.cancel() }
+
+    /// The current state.
+    public var state: ViewState<ListContent<FeedRow>> { publisher.value }
+
+    /// The states from now on, starting with the current one.
+    public func states() -> AsyncStream<ViewState<ListContent<FeedRow>>> { publisher.values() }
+
+    /// Reads the subscriptions and publishes them.
+    public func load() async {
+        publisher.send(.loading(previous: state.content))
+        await reload()
+    }
+
+    /// Refreshes feeds through the service, then shows the stored result. `progress` sees each
+    /// feed as it finishes.
+    @discardableResult
+    public func refresh(
+        _ feedIDs: [Int64]? = nil, progress: (@Sendable (RefreshEvent) -> Void)? = nil
+    ) async -> RefreshSummary? {
+        publisher.send(.loading(previous: state.content))
+        do {
+            let summary = try await service.refresh(feedIDs, progress: progress)
+            analytics.send(FeedsRefreshed(feeds: summary.refreshed, newItems: summary.newItems))
+            await reload()
+            return summary
+        } catch {
+            publisher.send(.failed(message: error.errorDescription ?? "\(error)", stale: state.content))
+            return nil
+        }
+    }
+
+    /// Follows the database's change sets and reloads when feeds or articles change.
+    public func startObserving() {
+        let changes = service.changes()
+        observation.replace(
+            Task { [weak self] in
+                for await change in changes where !change[.feed].isEmpty || !change[.article].isEmpty {
+                    guard let self else { return }
+                    await self.reload()
+                }
+            })
+    }
+
+    /// Stops following changes.
+    public func stopObserving() { observation.cancel() }
+
+    private func reload() async {
+        do {
+            async let feeds = service.subscriptions()
+            async let counts = service.articleCounts()
+            let (all, allCounts) = try await (feeds, counts)
+            let rows = all.map { feed in
+                (id: feed.id ?? 0, row: FeedRow(feed: feed, counts: allCounts[feed.id ?? 0] ?? ArticleCounts(unread: 0, total: 0)))
+            }
+            publisher.send(.loaded(try ListContent.make(rows, previous: state.content)))
+        } catch let error as FeedError {
+            publisher.send(.failed(message: error.errorDescription ?? "\(error)", stale: state.content))
+        } catch {
+            publisher.send(.failed(message: "\(error)", stale: state.content))
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Models
+import Networking
+import Storage
+import Synchronization
+import Testing
+
+@testable import Feed
+
+@Suite("FeedService: refreshing")
+struct FeedRefreshTests {
+    private func subscribe(_ service: FeedService, _ urls: [String]) async throws -> [FeedSource] {
+        var feeds: [FeedSource] = []
+        for url in urls { feeds.append(try await service.subscribe(url: #require(URL(string: url))).feed) }
+        return feeds
+    }
+
+    @Test("a second refresh of unchanged feeds makes one conditional request each and parses nothing")
+    func unchangedFeedsAreNotParsed() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            let urls = (0..<10).map { "https://feeds.test/\($0).xml" }
+            for (index, url) in urls.enumerated() {
+                server.serve(url, body: rss(title: "Feed \(index)", count: 5), etag: "\"\(index)\"")
+            }
+            let counter = ParseCounter()
+            let service = makeService(database, server, counter: counter)
+            _ = try await subscribe(service, urls)
+            let before = server.requests.count
+            let parsesBefore = counter.calls
+            let summary = try await service.refresh()
+            #expect(summary.refreshed == 10 && summary.notModified == 10 && summary.failed.isEmpty)
+            #expect(server.requests.count - before == 10)
+            #expect(server.requests.suffix(10).allSatisfy { $0.headers["If-None-Match"] != nil })
+            #expect(counter.calls == parsesBefore)
+            #expect(try await service.subscriptions().allSatisfy { $0.lastResult == .notModified })
+        }
+    }
+
+    @Test("validators are stored and the body hash compared: the same body without a 304 is not parsed")
+    func sameBodyIsNotParsed() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            server.serve("https://x.test/f", body: rss(title: "X", count: 3), headers: ["Last-Modified": "Sat, 13 Mar 2021 09:00:00 GMT"])
+            let counter = ParseCounter()
+            let service = makeService(database, server, counter: counter)
+            let feed = try await subscribe(service, ["https://x.test/f"])[0]
+            let parses = counter.calls
+            server.serve("https://x.test/f", body: rss(title: "X", count: 3), headers: ["Last-Modified": "Sun, 14 Mar 2021 09:00:00 GMT"])
+            #expect(try await service.refresh().notModified == 1)
+            #expect(counter.calls == parses)
+            #expect(server.requests.last?.headers["If-Modified-Since"] == "Sat, 13 Mar 2021 09:00:00 GMT")
+            #expect(try await service.subscription(id: #require(feed.id)).lastModified == "Sun, 14 Mar 2021 09:00:00 GMT")
+
+            server.serve("https://x.test/f", body: rss(title: "X", count: 4))
+            let summary = try await service.refresh()
+            #expect(summary.newItems == 1 && counter.calls == parses + 1)
+        }
+    }
+
+    @Test("one feed's failure never stops the others, and each failure is reported with its reason")
+    func failuresAreIsolated() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            for index in 0..<4 { server.serve("https://f.test/\(index)", body: rss(title: "F\(index)", count: 2)) }
+            let service = makeService(database, server)
+            let feeds = try await subscribe(service, (0..<4).map { "https://f.test/\($0)" })
+            server.serve("https://f.test/1", body: Data(), status: 500)
+            server.serve("https://f.test/2", body: Data("<html><body>oops</body></html>".utf8))
+            server.serve("https://f.test/3", body: rss(title: "F3", prefix: "New", count: 2))
+            let summary = try await service.refresh()
+            #expect(summary.refreshed == 4 && summary.newItems == 2)
+            #expect(summary.failed.map(\.feedID) == [feeds[1].id, feeds[2].id].compactMap { $0 })
+            #expect(summary.failed.map(\.reason) == ["the server answered HTTP 500", "not a feed: an HTML page"])
+            #expect(try await service.subscription(id: #require(feeds[1].id)).lastResult == .failed(reason: "the server answered HTTP 500"))
+            #expect(try await service.articles(matching: ArticleQuery(feedID: feeds[1].id)).count == 2)  // kept
+        }
+    }
+
+    @Test("a permanent redirect updates the stored URL; a temporary one does not")
+    func permanentRedirectMovesTheFeed() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            server.serve("https://old.test/feed", body: rss(title: "Moved", count: 1))
+            server.serve("https://tmp.test/feed", body: rss(title: "Tmp", count: 1))
+            let service = makeService(database, server)
+            let feeds = try await subscribe(service, ["https://old.test/feed", "https://tmp.test/feed"])
+            server.serve("https://old.test/feed", body: Data(), status: 301, headers: ["Location": "https://new.test/feed"])
+            server.serve("https://new.test/feed", body: rss(title: "Moved", count: 2))
+            server.serve("https://tmp.test/feed", body: Data(), status: 302, headers: ["Location": "https://elsewhere.test/feed"])
+            server.serve("https://elsewhere.test/feed", body: rss(title: "Tmp", count: 2))
+            _ = try await service.refresh()
+            #expect(try await service.subscription(id: #require(feeds[0].id)).url.absoluteString == "https://new.test/feed")
+            #expect(try await service.subscription(id: #require(feeds[1].id)).url.absoluteString == "https://tmp.test/feed")
+        }
+    }
+
+    @Test("410 Gone marks the feed dead and it is not polled again")
+    func goneStopsPolling() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            server.serve("https://g.test/feed", body: rss(title: "G", count: 1))
+            let service = makeService(database, server)
+            let feed = try await subscribe(service, ["https://g.test/feed"])[0]
+            server.serve("https://g.test/feed", body: Data(), status: 410)
+            #expect(try await service.refresh().failed.first?.reason == FeedError.gone.errorDescription)
+            #expect(try await service.subscription(id: #require(feed.id)).isGone)
+            let requests = server.requests.count
+            let summary = try await service.refresh()
+            #expect(summary.skipped == 1 && summary.refreshed == 0)
+            #expect(server.requests.count == requests)
+        }
+    }
+
+    @Test("429 with Retry-After defers that host: its other feeds wait, other hosts go on")
+    func retryAfterDefersTheHost() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            for url in ["https://busy.test/a", "https://busy.test/b", "https://calm.test/c"] {
+                server.serve(url, body: rss(title: url, count: 1))
+            }
+            let clock = Mutex(referenceNow)
+            let service = makeService(database, server, limit: 1, now: { clock.withLock { $0 } })
+            let feeds = try await subscribe(service, ["https://busy.test/a", "https://busy.test/b", "https://calm.test/c"])
+            server.serve("https://busy.test/a", body: Data(), status: 429, headers: ["Retry-After": "120"])
+            server.serve("https://calm.test/c", body: rss(title: "c", prefix: "More", count: 1))
+            let summary = try await service.refresh()
+            #expect(summary.failed.count == 1 && summary.skipped == 1 && summary.newItems == 1)
+            #expect(server.requests(to: "https://busy.test/b").count == 1)  // only the subscribe
+            #expect(try await service.subscription(id: #require(feeds[0].id)).retryAfter == referenceNow.addingTimeInterval(120))
+            clock.withLock { $0 = referenceNow.addingTimeInterval(121) }
+            server.serve("https://busy.test/a", body: rss(title: "a", count: 1))
+            #expect(try await service.refresh().skipped == 0)
+        }
+    }
+
+    @Test("at most maxConcurrentRefreshes requests are in flight, and progress reports every feed")
+    func boundedConcurrencyAndProgress() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer(delay: .milliseconds(20))
+            let urls = (0..<12).map { "https://c.test/\($0)" }
+            for url in urls { server.serve(url, body: rss(title: url, count: 1)) }
+            let service = makeService(database, server, limit: 3)
+            _ = try await subscribe(service, urls)
+            let events = Mutex<[RefreshEvent]>([])
+            _ = try await service.refresh { event in events.withLock { $0.append(event) } }
+            #expect(server.maxInFlight <= 3)
+            let recorded = events.withLock { $0 }
+            #expect(recorded.first == .started(total: 12))
+            let finished = recorded.compactMap { event -> Int? in
+                if case .feedFinished(_, _, let completed, 12) = event { completed } else { nil }
+            }
+            #expect(finished == Array(1...12))
+            guard case .finished(let summary)? = recorded.last else { Issue.record("no finished event"); return }
+            #expect(summary.refreshed == 12)
+
+            var streamed: [RefreshEvent] = []
+            for await event in service.refreshEvents([1, 2]) { streamed.append(event) }
+            #expect(streamed.count == 4)
+            var failed: [RefreshEvent] = []
+            for await event in service.refreshEvents([404]) { failed.append(event) }
+            #expect(failed == [.failedToStart(.notFound(entity: "feed", id: 404))])
+        }
+    }
+
+    @Test("cancelling a refresh stops the work in flight and leaves the database whole")
+    func cancellation() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            let urls = (0..<6).map { "https://slow.test/\($0)" }
+            for url in urls { server.serve(url, body: rss(title: url, count: 2)) }
+            let service = makeService(database, server, limit: 2)
+            _ = try await subscribe(service, urls)
+            let slow = FakeFeedServer(delay: .seconds(30))
+            for url in urls { slow.serve(url, body: rss(title: url, prefix: "Late", count: 2)) }
+            let slowService = makeService(database, slow, limit: 2)
+            let work = Task { try await slowService.refresh() }
+            while slow.requests.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            work.cancel()
+            let summary = try await work.value
+            #expect(summary.cancelled)
+            #expect(slow.requests.count == 2)  // nothing new was started
+            #expect(try await service.articles(matching: ArticleQuery(), limit: 100).count == 12)
+            #expect(try await service.subscriptions().allSatisfy { $0.lastResult == .ok })
+        }
+    }
+}

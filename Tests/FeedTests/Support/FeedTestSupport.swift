@@ -1,0 +1,112 @@
+import Foundation
+import Models
+import Networking
+import Storage
+import Synchronization
+import Testing
+
+@testable import Feed
+
+/// A fresh database in a temporary file, removed when `body` returns.
+func withTemporaryDatabase<T>(_ body: (AppDatabase) async throws -> T) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-feed-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let database = try AppDatabase(path: directory.appendingPathComponent("test.sqlite").path)
+    return try await body(database)
+}
+
+/// A small RSS document with `count` items whose titles start with `prefix`.
+func rss(title: String, prefix: String = "Item", count: Int, link: String = "https://example.com/") -> Data {
+    let items = (0..<count).map { index in
+        """
+        <item><title>\(prefix) \(index)</title><link>\(link)\(prefix.lowercased())-\(index)</link>\
+        <guid>\(link)\(prefix.lowercased())-\(index)</guid>\
+        <pubDate>Sat, 13 Mar 2021 \(String(format: "%02d", index % 24)):00:00 GMT</pubDate></item>
+        """
+    }
+    return Data(
+        """
+        <?xml version="1.0"?><rss version="2.0"><channel><title>\(title)</title><link>\(link)</link>
+        \(items.joined(separator: "\n"))</channel></rss>
+        """.utf8)
+}
+
+/// A feed server in memory: documents by URL with ETags, conditional GETs answered with 304,
+/// scripted statuses, an optional gate that holds requests, and counters.
+final class FakeFeedServer: Sendable {
+    struct Resource: Sendable {
+        var status = 200
+        var body = Data()
+        var headers: [String: String] = [:]
+        var etag: String?
+    }
+
+    private struct State {
+        var resources: [String: Resource] = [:]
+        var requests: [HTTPRequest] = []
+        var inFlight = 0
+        var maxInFlight = 0
+    }
+
+    private let state = Mutex(State())
+    let delay: Duration
+
+    init(delay: Duration = .zero) { self.delay = delay }
+
+    func serve(_ url: String, body: Data, etag: String? = nil, status: Int = 200, headers: [String: String] = [:]) {
+        state.withLock { $0.resources[url] = Resource(status: status, body: body, headers: headers, etag: etag) }
+    }
+
+    var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    var maxInFlight: Int { state.withLock { $0.maxInFlight } }
+    func requests(to url: String) -> [HTTPRequest] { requests.filter { $0.url.absoluteString == url } }
+
+    var transport: InMemoryTransport {
+        InMemoryTransport { request throws(NetworkError) in
+            let resource = self.state.withLock { state -> Resource? in
+                state.requests.append(request)
+                state.inFlight += 1
+                state.maxInFlight = max(state.maxInFlight, state.inFlight)
+                return state.resources[request.url.absoluteString]
+            }
+            defer { self.state.withLock { $0.inFlight -= 1 } }
+            if self.delay > .zero {
+                do { try await Task.sleep(for: self.delay) } catch { throw .cancelled }
+            }
+            guard let resource else { return HTTPResponse(status: 404, url: request.url) }
+            var headers = HTTPHeaders(resource.headers)
+            if let etag = resource.etag {
+                headers["ETag"] = etag
+                if request.headers["If-None-Match"] == etag { return HTTPResponse(status: 304, headers: headers, url: request.url) }
+            }
+            return HTTPResponse(status: resource.status, headers: headers, body: resource.body, url: request.url)
+        }
+    }
+}
+
+/// Counts parser calls.
+final class ParseCounter: Sendable {
+    private let count = Mutex(0)
+    var calls: Int { count.withLock { $0 } }
+
+    var parse: @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed {
+        { data, url, charset throws(FeedParseError) in
+            self.count.withLock { $0 += 1 }
+            return try FeedParser.parse(data: data, url: url, charset: charset)
+        }
+    }
+}
+
+/// A fixed clock.
+let referenceNow = Date(timeIntervalSince1970: 1_615_680_000)  // 2021-03-14, a day after the items
+
+/// A service over `database` and `server`.
+func makeService(
+    _ database: AppDatabase, _ server: FakeFeedServer, counter: ParseCounter = ParseCounter(), limit: Int = 8,
+    now: @escaping @Sendable () -> Date = { referenceNow }
+) -> FeedService {
+    FeedService(
+        database: database, fetcher: HTTPFeedFetcher(transport: server.transport, now: now), now: now,
+        maxConcurrentRefreshes: { limit }, parse: counter.parse)
+}
