@@ -60,7 +60,8 @@ let package = Package(
             resources: [.process("Resources")],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "ConfigTests", dependencies: ["Config", "Models"],
+            name: "ConfigTests", dependencies: ["Config", "Models", "Networking"],
+            exclude: ["Support/config_server.py"],
             swiftSettings: swiftSettings),
 
         .target(

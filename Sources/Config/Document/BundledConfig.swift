@@ -3,17 +3,11 @@ public import Models
 
 /// The configuration shipped inside the package, used until a remote one has been fetched.
 public enum BundledConfig {
-    /// Decodes a configuration document; every key is kept.
+    /// Decodes a configuration document and checks the types of the known keys; every key is kept.
     ///
-    /// - Throws: `ConfigError.invalidDocument` with the readable decoding path.
+    /// - Throws: `ConfigError.invalidDocument` with the readable path of the first problem.
     public static func decode(_ data: Data, source: String) throws(ConfigError) -> AppConfig {
-        do {
-            return try JSONDecoder().decode(AppConfig.self, from: data)
-        } catch let error as DecodingError {
-            throw .invalidDocument(source: source, detail: error.readableDescription)
-        } catch {
-            throw .invalidDocument(source: source, detail: error.localizedDescription)
-        }
+        try ConfigDocument.decode(data, source: source)
     }
 
     /// The bundled default configuration.

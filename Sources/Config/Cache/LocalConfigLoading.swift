@@ -1,0 +1,39 @@
+public import Foundation
+
+/// A configuration document as it was fetched, with the validators for the next conditional
+/// GET and the time it was fetched.
+public struct CachedConfig: Sendable, Hashable {
+    /// The body as the server sent it (a JSON object).
+    public var body: Data
+    /// The response's `ETag`, sent back as `If-None-Match`.
+    public var etag: String?
+    /// The response's `Last-Modified`, sent back as `If-Modified-Since`.
+    public var lastModified: String?
+    /// When the server last sent or confirmed (304) this document.
+    public var fetchedAt: Date
+
+    /// Creates a cached document.
+    public init(body: Data, etag: String? = nil, lastModified: String? = nil, fetchedAt: Date) {
+        self.body = body
+        self.etag = etag
+        self.lastModified = lastModified
+        self.fetchedAt = fetchedAt
+    }
+}
+
+/// Where the last activated configuration is kept between runs.
+///
+/// `FileConfigCache` keeps it in a file in the home directory; the REPL can wire one over its
+/// database instead. Implementations store the document as given and check nothing about its
+/// content: `ConfigProvider` decodes it and falls back to the bundled default when it is bad.
+public protocol LocalConfigLoading: Sendable {
+    /// The cached document, or `nil` when nothing has been cached yet.
+    ///
+    /// - Throws: `ConfigError.cacheUnreadable` when a copy exists but cannot be read.
+    func fetch() async throws(ConfigError) -> CachedConfig?
+
+    /// Replaces the cached document, completely or not at all.
+    ///
+    /// - Throws: `ConfigError.cacheWriteFailed`.
+    func persist(_ document: CachedConfig) async throws(ConfigError)
+}

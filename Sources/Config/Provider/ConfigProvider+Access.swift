@@ -1,0 +1,50 @@
+public import Foundation
+public import Models
+import Synchronization
+
+extension ConfigProvider {
+    /// The configuration in force now.
+    public nonisolated var current: ConfigSnapshot { shared.withLock { $0.snapshot } }
+
+    /// The last refresh that reached the server: at start-up, the cached copy's fetch;
+    /// `nil` when there has been none.
+    public nonisolated var lastRefresh: ConfigRefreshRecord? { shared.withLock { $0.lastRefresh } }
+
+    /// Every leaf value in force, dotted and sorted, with its source and fetch time.
+    public nonisolated var entries: [ConfigValue] { current.entries }
+
+    /// The value at a dotted path (`features.fullTextSearch`), or `nil` when nothing sets it.
+    public nonisolated func value(forKey key: String) -> ConfigValue? { current.value(forKey: key) }
+
+    /// The minimum app version; `nil` when none is set or it is malformed.
+    public nonisolated var minVersion: SemanticVersion? { current.minVersion }
+
+    /// Why the `minVersion` in force is ignored, when it is not a version.
+    public nonisolated var minVersionProblem: String? { current.minVersionProblem }
+
+    /// Whether `appVersion` is below the minimum version (never for a malformed minimum).
+    public nonisolated func isUpdateRequired(appVersion: SemanticVersion) -> Bool {
+        current.isUpdateRequired(appVersion: appVersion)
+    }
+
+    /// Whether `feature` is on for this installation (see `ConfigSnapshot.isEnabled`).
+    public nonisolated func isEnabled(feature: String) -> Bool {
+        current.isEnabled(feature: feature, installationID: installationID)
+    }
+
+    /// Minutes between automatic refreshes, as configured.
+    public nonisolated var refreshIntervalMinutes: Int? { current.config.refreshIntervalMinutes }
+
+    /// How many feeds refresh at once, as configured.
+    public nonisolated var maxConcurrentRefreshes: Int? { current.config.maxConcurrentRefreshes }
+
+    /// Feature switches by name.
+    public nonisolated var features: [String: Bool] { current.config.features }
+
+    /// Rollout percentages by feature name.
+    public nonisolated var rollouts: [String: Int] { current.config.rollouts }
+
+    /// The `configURL` the configuration in force names (the provider itself fetches from
+    /// `configURL`, chosen at creation).
+    public nonisolated var configuredURL: URL? { current.config.configURL }
+}

@@ -1,0 +1,200 @@
+public import Foundation
+public import Models
+import Synchronization
+
+/// The remote configuration of the app: in force from the first instant (the cached copy,
+/// else the bundled default), refreshed from the server on demand, and published to
+/// subscribers when it changes.
+///
+/// - `refresh(force:)` is single-flight: callers arriving while a fetch runs share its request
+///   and its outcome.
+/// - A non-forced refresh is throttled to one per minimum fetch interval
+///   (`refreshIntervalMinutes` when the configuration sets it, else the interval given at
+///   creation, 12 hours by default), counted from the last fetch the server answered.
+/// - A successful fetch is activated, persisted and published with its changed keys; a failed
+///   one keeps the configuration in force and says why.
+///
+/// Reading (`current`, `value(forKey:)`, `isEnabled(feature:)`, …) is synchronous and never
+/// waits for a refresh.
+public actor ConfigProvider {
+    /// Where the configuration is fetched from.
+    public nonisolated let configURL: URL
+    /// This installation's id, which places it in rollouts.
+    public nonisolated let installationID: String
+    /// Why the cached copy could not be used at start-up, when it could not (the bundled
+    /// default is then in force until a refresh succeeds).
+    public nonisolated let cacheProblem: ConfigError?
+
+    private let local: any LocalConfigLoading
+    private let remote: any RemoteConfigLoading
+    private let now: @Sendable () -> Date
+    private let defaultInterval: TimeInterval
+    /// What synchronous readers see; written only by the actor.
+    nonisolated let shared: Mutex<SharedState>
+    /// The activated document with its validators; `nil` while the defaults are in force.
+    private var active: CachedConfig?
+    private var inFlight: Task<ConfigRefreshOutcome, Never>?
+    /// Callers that joined a refresh already in flight (for tests of single flight).
+    private(set) var joinedCallers = 0
+
+    private typealias Activation = (changed: [String], warnings: [String])
+
+    struct SharedState: Sendable {
+        var snapshot: ConfigSnapshot
+        var lastRefresh: ConfigRefreshRecord?
+        var subscribers: [UUID: AsyncStream<ConfigUpdate>.Continuation] = [:]
+    }
+
+    /// Creates a provider that starts from `cached` when it is a valid document, else from
+    /// `defaults`. Nothing is fetched until `refresh(force:)`.
+    ///
+    /// - Parameters:
+    ///   - configURL: the chosen URL (see `ConfigURLSelection.choose`).
+    ///   - defaults: the bundled default (`BundledConfig.load()`).
+    ///   - cached: the copy `local` returned at start-up, if any.
+    ///   - cacheProblem: why reading the cache failed, if it did; reported by `cacheProblem`.
+    ///   - local: where activated documents are persisted.
+    ///   - remote: where documents are fetched.
+    ///   - installationID: this installation's id (`InstallationID.loadOrCreate(home:)`).
+    ///   - minimumFetchInterval: the throttle when the configuration sets no
+    ///     `refreshIntervalMinutes`.
+    ///   - now: the clock.
+    public init(
+        configURL: URL, defaults: AppConfig, cached: CachedConfig?, cacheProblem: ConfigError? = nil,
+        local: any LocalConfigLoading, remote: any RemoteConfigLoading, installationID: String,
+        minimumFetchInterval: TimeInterval = 12 * 3600, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.configURL = configURL
+        self.installationID = installationID
+        self.local = local
+        self.remote = remote
+        self.now = now
+        self.defaultInterval = minimumFetchInterval
+        var snapshot = ConfigSnapshot(defaults: defaults)
+        var problem = cacheProblem
+        var lastRefresh: ConfigRefreshRecord?
+        if let cached {
+            do {
+                let document = try ConfigDocument.decode(cached.body, source: "cached")
+                snapshot = ConfigSnapshot(
+                    defaults: defaults, document: document, source: .cached, fetchedAt: cached.fetchedAt)
+                active = cached
+                lastRefresh = ConfigRefreshRecord(at: cached.fetchedAt, outcome: .updated(changedKeys: []))
+            } catch {
+                problem = error
+            }
+        }
+        self.cacheProblem = problem
+        shared = Mutex(SharedState(snapshot: snapshot, lastRefresh: lastRefresh))
+    }
+
+    /// Reads the cache through `local` and creates the provider from it: a missing cache
+    /// starts from `defaults`; an unreadable or invalid one too, reported by `cacheProblem`.
+    public static func start(
+        configURL: URL, defaults: AppConfig, local: any LocalConfigLoading, remote: any RemoteConfigLoading,
+        installationID: String, minimumFetchInterval: TimeInterval = 12 * 3600,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) async -> ConfigProvider {
+        var cached: CachedConfig?
+        var problem: ConfigError?
+        do { cached = try await local.fetch() } catch { problem = error }
+        return ConfigProvider(
+            configURL: configURL, defaults: defaults, cached: cached, cacheProblem: problem, local: local,
+            remote: remote, installationID: installationID, minimumFetchInterval: minimumFetchInterval, now: now)
+    }
+
+    /// Fetches the configuration unless the minimum fetch interval has not passed (`force`
+    /// bypasses it), activates and persists a new document, and publishes its changes.
+    ///
+    /// A call made while a fetch is running waits for that fetch and returns its outcome.
+    public func refresh(force: Bool = false) async -> ConfigRefreshOutcome {
+        if let inFlight {
+            joinedCallers += 1
+            return await inFlight.value
+        }
+        if !force, let next = nextRefreshAllowed, next > now() {
+            return .throttled(until: next)
+        }
+        let task = Task { await self.performRefresh() }
+        inFlight = task
+        return await task.value
+    }
+
+    private func performRefresh() async -> ConfigRefreshOutcome {
+        defer { inFlight = nil }
+        let validators = ConfigValidators(etag: active?.etag, lastModified: active?.lastModified)
+        var warnings: [String] = []
+        let outcome: ConfigRefreshOutcome
+        do {
+            switch try await remote.fetch(from: configURL, validators: validators) {
+            case .notModified:
+                guard var document = active else {
+                    throw ConfigError.invalidDocument(
+                        source: "remote", detail: "the server answered 304 Not Modified to an unconditional request")
+                }
+                document.fetchedAt = now()
+                warnings += await activate(document, config: nil).warnings
+                outcome = .notModified
+            case .modified(let config, let document):
+                let (changed, problems) = await activate(document, config: config)
+                warnings += problems
+                outcome = .updated(changedKeys: changed)
+            }
+        } catch let error as ConfigError {
+            outcome = .failed(error)
+        } catch {
+            outcome = .failed(.unreachable(url: configURL, reason: error.localizedDescription))
+        }
+        let record = ConfigRefreshRecord(at: now(), outcome: outcome, warnings: warnings)
+        shared.withLock { $0.lastRefresh = record }
+        return outcome
+    }
+
+    /// Puts `document` in force (re-stamping the current one when `config` is nil), persists
+    /// it, and publishes the change; returns the changed keys and any warnings.
+    private func activate(_ document: CachedConfig, config: AppConfig?) async -> Activation {
+        active = document
+        let (changed, snapshot) = shared.withLock { state -> ([String], ConfigSnapshot) in
+            let previous = state.snapshot
+            let next = ConfigSnapshot(
+                defaults: previous.defaults, document: config ?? previous.document, source: .remote,
+                fetchedAt: document.fetchedAt)
+            state.snapshot = next
+            let changed = next.changedKeys(since: previous)
+            if !changed.isEmpty {
+                let update = ConfigUpdate(snapshot: next, changedKeys: changed)
+                for continuation in state.subscribers.values { continuation.yield(update) }
+            }
+            return (changed, next)
+        }
+        var warnings: [String] = []
+        if let problem = snapshot.minVersionProblem { warnings.append(problem) }
+        do {
+            try await local.persist(document)
+        } catch {
+            warnings.append(error.errorDescription ?? "\(error)")
+        }
+        return (changed, warnings)
+    }
+
+    /// When a non-forced refresh will next fetch; `nil` when it may fetch now because the
+    /// server has never answered.
+    public nonisolated var nextRefreshAllowed: Date? {
+        let snapshot = current
+        guard let fetchedAt = snapshot.fetchedAt else { return nil }
+        let minutes = snapshot.config.refreshIntervalMinutes.flatMap { $0 > 0 ? $0 : nil }
+        return fetchedAt.addingTimeInterval(minutes.map { TimeInterval($0) * 60 } ?? defaultInterval)
+    }
+
+    /// A new stream of every later change of the configuration in force, for one subscriber.
+    /// It ends when the subscriber stops iterating.
+    public nonisolated func updates() -> AsyncStream<ConfigUpdate> {
+        let (stream, continuation) = AsyncStream<ConfigUpdate>.makeStream()
+        let id = UUID()
+        shared.withLock { $0.subscribers[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.shared.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+}

@@ -1,0 +1,33 @@
+import Config
+import Foundation
+import Storage
+
+/// Keeps the Config module's cached document in the database (`configCache`), so Config
+/// stays free of Storage: it only knows `LocalConfigLoading`.
+struct StorageConfigCache: LocalConfigLoading {
+    /// The repository of the one cached row.
+    let repository: ConfigCacheRepository
+
+    /// The cached row as a `CachedConfig`.
+    func fetch() async throws(ConfigError) -> CachedConfig? {
+        do {
+            guard let row = try await repository.load() else { return nil }
+            return CachedConfig(
+                body: row.body, etag: row.etag, lastModified: row.lastModified, fetchedAt: row.fetchedAt)
+        } catch {
+            throw .cacheUnreadable(location: "the database", detail: error.localizedDescription)
+        }
+    }
+
+    /// Replaces the cached row.
+    func persist(_ document: CachedConfig) async throws(ConfigError) {
+        do {
+            try await repository.save(
+                CachedDocument(
+                    body: document.body, etag: document.etag, lastModified: document.lastModified,
+                    fetchedAt: document.fetchedAt))
+        } catch {
+            throw .cacheWriteFailed(location: "the database", detail: error.localizedDescription)
+        }
+    }
+}

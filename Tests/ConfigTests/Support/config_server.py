@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""A loopback config server for ConfigTests: started by a test on a random port, stopped when
+the test closes its stdin. Writes its port to the file named by its first argument.
+
+GET /config.json serves the current document with an ETag and Last-Modified, and answers 304
+to a matching If-None-Match. PUT /config.json replaces the document (a new ETag)."""
+import hashlib
+import http.server
+import os
+import sys
+import threading
+
+lock = threading.Lock()
+state = {"body": b'{"minVersion":"1.0.0"}', "version": 1}
+
+
+def etag():
+    return '"' + hashlib.sha256(state["body"]).hexdigest()[:16] + '"'
+
+
+def last_modified():
+    # A fixed date per version, so the header changes with the document.
+    return "Sat, %02d Mar 2021 09:00:00 GMT" % state["version"]
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body=b"", headers=None):
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        if self.path != "/config.json":
+            return self.send(404, b"not found")
+        with lock:
+            body, tag, modified = state["body"], etag(), last_modified()
+        headers = {"ETag": tag, "Last-Modified": modified}
+        if self.headers.get("If-None-Match") == tag:
+            return self.send(304, headers=headers)
+        headers["Content-Type"] = "application/json"
+        return self.send(200, body, headers)
+
+    def do_PUT(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(length)
+        with lock:
+            state["body"] = body
+            state["version"] += 1
+        return self.send(204)
+
+
+def exit_with_parent():
+    # The test holds our stdin open; end of input means it is done (or gone), so stop. This
+    # also works when a launcher (pyenv's shim, which ignores SIGTERM) stands between the test
+    # and this process.
+    sys.stdin.read()
+    os._exit(0)
+
+
+threading.Thread(target=exit_with_parent, daemon=True).start()
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+with open(sys.argv[1] + ".tmp", "w") as port_file:
+    port_file.write(f"{server.server_address[1]}\n")
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+server.serve_forever()
