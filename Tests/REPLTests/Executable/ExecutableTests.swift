@@ -127,7 +127,10 @@ struct InteractiveTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let terminal = try TerminalSession(arguments: ["--home", home.path])
         #expect(terminal.waitFor("tidings> "))
-        terminal.type("hel\t quit\r")
+        terminal.type("hel\t")
+        // libedit redraws the completed word from the cursor: "p " after "hel".
+        #expect(terminal.waitFor("p "), "screen: \(terminal.pending.debugDescription)")
+        terminal.type("quit\r")
         #expect(terminal.waitFor("usage: quit"))
         #expect(terminal.waitFor("tidings> "))
         terminal.type("hlep\r")
