@@ -13,6 +13,7 @@ extension AppDatabase {
             try createTaskTables(db)
             try createCacheTables(db)
         }
+        migrator.registerMigration("v2-task-undo", migrate: createTaskUndoTable)
         return migrator
     }
 
