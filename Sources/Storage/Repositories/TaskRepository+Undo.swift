@@ -22,6 +22,13 @@ public struct UndoneTaskChange: Sendable, Hashable {
     public let taskID: Int64
     /// The task as restored; `nil` when an add was undone (the task is gone again).
     public let task: HouseholdTask?
+
+    /// Creates a description of an undone change.
+    public init(kind: TaskChangeKind, taskID: Int64, task: HouseholdTask?) {
+        self.kind = kind
+        self.taskID = taskID
+        self.task = task
+    }
 }
 
 extension TaskRepository {
