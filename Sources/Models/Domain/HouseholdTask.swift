@@ -9,7 +9,9 @@ public struct HouseholdTask: Sendable, Hashable, Codable, Identifiable {
     public var name: String
     /// Free text about the task.
     public var note: String?
-    /// When it is next due; for recurring tasks the next occurrence.
+    /// When it is next due; for recurring tasks the next occurrence. Due dates are days: the
+    /// Feed module's `TaskService` stores a due day as 00:00 UTC of that day, so it reads the
+    /// same in every time zone (format it in UTC, or use Feed's `HouseholdTask.dueDay`).
     public var dueDate: Date?
     /// How often it comes back; `nil` for a one-off task.
     public var frequency: Frequency?

@@ -19,6 +19,7 @@ extension AppDatabase {
                 table.add(column: "retryAfter", .double)
             }
         }
+        migrator.registerMigration("v2-task-undo", migrate: createTaskUndoTable)
         return migrator
     }
 

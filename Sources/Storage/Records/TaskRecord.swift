@@ -67,3 +67,25 @@ struct TaskCompletionRecord: Codable, FetchableRecord, MutablePersistableRecord 
             completedAt: Date(timeIntervalSince1970: completedAt))
     }
 }
+
+/// A `taskUndo` row: how to undo one task change (see `TaskRepository.undo(source:)`).
+struct TaskUndoRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "taskUndo"
+
+    var id: Int64?
+    var kind: String
+    var taskId: Int64
+    /// The task row before the change, as JSON; NULL for an add.
+    var task: String?
+    /// The completion rows a removal deleted, as JSON.
+    var completions: String?
+    /// The completion row a completion added.
+    var completionId: Int64?
+
+    init(kind: String, taskId: Int64) {
+        self.kind = kind
+        self.taskId = taskId
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}

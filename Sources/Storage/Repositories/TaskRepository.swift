@@ -4,7 +4,7 @@ public import Models
 
 /// Which tasks a list shows.
 public enum TaskFilter: Sendable, Hashable {
-    /// Tasks not yet done, by next due date, undated last.
+    /// Tasks not yet done, by next due date then name (ignoring case), undated last.
     case open
     /// Done one-off tasks, most recently changed first.
     case done
@@ -17,57 +17,79 @@ public enum TaskFilter: Sendable, Hashable {
 }
 
 /// Household tasks and their completions.
+///
+/// Writes made with `undoable: true` also record, in the same transaction, how to restore the
+/// state before them; `undo(source:)` restores the newest recorded change. The history is
+/// stored, so it survives a restart, and keeps the newest `undoLimit` changes.
 public struct TaskRepository: Sendable {
-    private let database: AppDatabase
+    let database: AppDatabase
+    /// How many undoable changes the stored history keeps.
+    public let undoLimit: Int
 
-    /// Creates the repository over a database.
-    public init(database: AppDatabase) { self.database = database }
+    /// Creates the repository over a database, keeping the newest `undoLimit` undoable changes.
+    public init(database: AppDatabase, undoLimit: Int = 100) {
+        self.database = database
+        self.undoLimit = max(1, undoLimit)
+    }
 
     /// Inserts a new task (no id) or saves every field of an existing one, and returns it with
     /// its id. The caller receives success or the error once the transaction has ended.
     ///
     /// - Throws: `StorageError.missingField(entity: "task", field: "name")` for a blank name,
-    ///   `.notFound` for an id that does not exist.
-    public func save(_ task: HouseholdTask, source: ChangeSource = .user) async throws(StorageError) -> HouseholdTask {
-        do {
-            try task.validate()
-        } catch {
-            if case .missingField(let field) = error { throw .missingField(entity: "task", field: field) }
-            throw .sqlite(message: error.localizedDescription)
-        }
+    ///   `.notFound` for an id that does not exist or a linked article that does not.
+    public func save(_ task: HouseholdTask, source: ChangeSource = .user, undoable: Bool = false)
+        async throws(StorageError) -> HouseholdTask
+    {
+        try Self.validate(task)
+        let history = undoable ? UndoHistory(limit: undoLimit) : nil
         return try await database.write(source: source) { db in
             var record = TaskRecord(task)
+            try Self.checkArticle(record.articleId, db)
             if let id = record.id {
-                guard try TaskRecord.exists(db, key: id) else { throw StorageError.notFound(entity: "task", id: id) }
+                guard let before = try TaskRecord.fetchOne(db, key: id) else {
+                    throw StorageError.notFound(entity: "task", id: id)
+                }
                 try record.update(db)
+                try history?.record(.edit, before: before, db)
             } else {
                 try record.insert(db)
+                if let id = record.id { try history?.recordAdd(taskID: id, db) }
             }
             return record.task
         }
     }
 
     /// Saves a task after it was done and records the completion, in one transaction.
-    public func complete(_ task: HouseholdTask, completion: TaskCompletion, source: ChangeSource = .user)
-        async throws(StorageError) -> HouseholdTask
-    {
+    public func complete(
+        _ task: HouseholdTask, completion: TaskCompletion, source: ChangeSource = .user, undoable: Bool = false
+    ) async throws(StorageError) -> HouseholdTask {
         guard let id = task.id else { throw .notFound(entity: "task", id: 0) }
         let tracker = database.tracker
+        let history = undoable ? UndoHistory(limit: undoLimit) : nil
         return try await database.write(source: source) { db in
-            guard try TaskRecord.exists(db, key: id) else { throw StorageError.notFound(entity: "task", id: id) }
+            guard let before = try TaskRecord.fetchOne(db, key: id) else {
+                throw StorageError.notFound(entity: "task", id: id)
+            }
             let record = TaskRecord(task)
             try record.update(db)
             var completionRecord = TaskCompletionRecord(taskId: id, completion)
             try completionRecord.insert(db)
             tracker.record(.task, updated: [id])
+            try history?.record(.complete, before: before, completionID: completionRecord.id, db)
             return record.task
         }
     }
 
     /// Deletes a task and its completions.
-    public func delete(id: Int64, source: ChangeSource = .user) async throws(StorageError) {
+    public func delete(id: Int64, source: ChangeSource = .user, undoable: Bool = false) async throws(StorageError) {
+        let history = undoable ? UndoHistory(limit: undoLimit) : nil
         try await database.write(source: source) { db in
-            guard try TaskRecord.deleteOne(db, key: id) else { throw StorageError.notFound(entity: "task", id: id) }
+            guard let before = try TaskRecord.fetchOne(db, key: id) else {
+                throw StorageError.notFound(entity: "task", id: id)
+            }
+            let completions = try history == nil ? [] : TaskCompletionRecord.filter(Column("taskId") == id).fetchAll(db)
+            try TaskRecord.deleteOne(db, key: id)
+            try history?.record(.remove, before: before, completions: completions, db)
         }
     }
 
@@ -79,7 +101,7 @@ public struct TaskRepository: Sendable {
     /// The tasks a filter selects, in its order.
     public func tasks(_ filter: TaskFilter) async throws(StorageError) -> [HouseholdTask] {
         try await database.read { db in
-            let byDue = "dueDate IS NULL, dueDate, id"
+            let byDue = "dueDate IS NULL, dueDate, name COLLATE NOCASE, name, id"
             let sql: String
             var arguments = StatementArguments()
             switch filter {

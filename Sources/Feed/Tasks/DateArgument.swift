@@ -1,0 +1,135 @@
+public import Foundation
+
+/// Reads the dates commands accept (`--due`, `--since`): `today`, `tomorrow`, `yesterday`,
+/// `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM`, and offsets from today such as `+3d`, `-2w`, `+1m`, `+1y`.
+///
+/// Everything is read in `calendar` and its time zone. Days and offsets mean the start of the
+/// day (`+1d` is `tomorrow`, `-1d` is `yesterday`); months and years are calendar months and
+/// years, clamped to the end of a shorter month (Jan 31 `+1m` is Feb 28 or 29). A time that a
+/// daylight-saving change skips becomes the next time that exists.
+public enum DateArgument {
+    /// The largest offset count accepted (`+9999d`).
+    public static let maximumOffset = 9_999
+
+    /// The instant `text` names.
+    ///
+    /// - Parameters:
+    ///   - text: the argument as typed; case and surrounding spaces do not matter.
+    ///   - now: the current time, which `today` and offsets start from.
+    ///   - calendar: the user's calendar and time zone.
+    /// - Throws: `DateArgumentError` saying what is wrong and what is accepted.
+    public static func parse(_ text: String, now: Date, calendar: Calendar) throws(DateArgumentError) -> Date {
+        let input = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let today = calendar.startOfDay(for: now)
+        switch input {
+        case "today": return today
+        case "tomorrow": return try offset(1, .day, from: today, text, calendar)
+        case "yesterday": return try offset(-1, .day, from: today, text, calendar)
+        default: break
+        }
+        if let first = input.first, first == "+" || first == "-" {
+            return try relative(input, from: today, text, calendar)
+        }
+        if input.first?.isNumber == true {
+            return try absolute(input, text, calendar)
+        }
+        throw DateArgumentError(input: text, reason: DateArgumentError.accepted)
+    }
+
+    /// `+3d`, `-2w`, `+1m`, `+1y`.
+    private static func relative(
+        _ input: String, from today: Date, _ text: String, _ calendar: Calendar
+    ) throws(DateArgumentError) -> Date {
+        let sign = input.first == "-" ? -1 : 1
+        let body = input.dropFirst()
+        guard let unit = body.last, let count = number(body.dropLast()) else {
+            throw DateArgumentError(input: text, reason: DateArgumentError.accepted)
+        }
+        guard count <= maximumOffset else {
+            throw DateArgumentError(input: text, reason: "an offset is at most \(maximumOffset) units")
+        }
+        switch unit {
+        case "d": return try offset(sign * count, .day, from: today, text, calendar)
+        case "w": return try offset(sign * count * 7, .day, from: today, text, calendar)
+        case "m": return try offset(sign * count, .month, from: today, text, calendar)
+        case "y": return try offset(sign * count, .year, from: today, text, calendar)
+        default:
+            throw DateArgumentError(
+                input: text, reason: "the unit \"\(unit)\" is not one of d (days), w (weeks), m (months), y (years)")
+        }
+    }
+
+    private static func offset(
+        _ value: Int, _ component: Calendar.Component, from today: Date, _ text: String, _ calendar: Calendar
+    ) throws(DateArgumentError) -> Date {
+        guard let date = calendar.date(byAdding: component, value: value, to: today) else {
+            throw DateArgumentError(input: text, reason: "the date is out of range")
+        }
+        return date
+    }
+
+    /// `YYYY-MM-DD` and `YYYY-MM-DDTHH:MM`.
+    private static func absolute(_ input: String, _ text: String, _ calendar: Calendar) throws(DateArgumentError)
+        -> Date
+    {
+        let halves = input.split(separator: "t", omittingEmptySubsequences: false)
+        let dateParts = halves[0].split(separator: "-", omittingEmptySubsequences: false)
+        guard halves.count <= 2, dateParts.count == 3, dateParts[0].count == 4,
+            (1...2).contains(dateParts[1].count), (1...2).contains(dateParts[2].count),
+            let year = number(dateParts[0]), let month = number(dateParts[1]), let day = number(dateParts[2])
+        else { throw DateArgumentError(input: text, reason: DateArgumentError.accepted) }
+        var components = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0)
+        if halves.count == 2 {
+            let timeParts = halves[1].split(separator: ":", omittingEmptySubsequences: false)
+            guard timeParts.count == 2, (1...2).contains(timeParts[0].count), timeParts[1].count == 2,
+                let hour = number(timeParts[0]), let minute = number(timeParts[1])
+            else { throw DateArgumentError(input: text, reason: "the time must be HH:MM, like 2026-11-21T09:30") }
+            guard hour <= 23 else {
+                throw DateArgumentError(input: text, reason: "there is no hour \(hour) (00 to 23)")
+            }
+            guard minute <= 59 else {
+                throw DateArgumentError(input: text, reason: "there is no minute \(minute) (00 to 59)")
+            }
+            components.hour = hour
+            components.minute = minute
+        }
+        guard year >= 1 else { throw DateArgumentError(input: text, reason: "there is no year 0") }
+        guard (1...12).contains(month) else {
+            throw DateArgumentError(input: text, reason: "there is no month \(month) (01 to 12)")
+        }
+        guard let firstOfMonth = calendar.date(from: DateComponents(year: year, month: month, day: 1)),
+            let days = calendar.range(of: .day, in: .month, for: firstOfMonth)
+        else { throw DateArgumentError(input: text, reason: "the date is out of range") }
+        guard days.contains(day) else {
+            throw DateArgumentError(
+                input: text, reason: "month \(dateParts[1]) of \(dateParts[0]) has \(days.count) days, not \(day)")
+        }
+        guard let date = calendar.date(from: components) else {
+            throw DateArgumentError(input: text, reason: "the date is out of range")
+        }
+        return date
+    }
+
+    /// A run of ASCII digits as a number (`Int("+5")` would accept the sign).
+    private static func number(_ digits: Substring) -> Int? {
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(digits)
+    }
+}
+
+/// A date argument that could not be read, with the reason.
+public struct DateArgumentError: Error, Sendable, Hashable, LocalizedError, CustomStringConvertible {
+    /// What was typed.
+    public let input: String
+    /// What is wrong, or what is accepted.
+    public let reason: String
+
+    static let accepted =
+        "use today, tomorrow, yesterday, YYYY-MM-DD, YYYY-MM-DDTHH:MM, or an offset like +3d, -2w, +1m, +1y"
+
+    /// `"2026-02-30" is not a date: month 02 of 2026 has 28 days, not 30`.
+    public var description: String { "\"\(input)\" is not a date: \(reason)" }
+
+    /// The same line as `description`.
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,62 @@
+import Foundation
+public import Models
+
+/// The rules a task's values follow before anything is written. Each failure names the field
+/// and the rule.
+enum TaskValidation {
+    /// The most units between two occurrences (also keeps date arithmetic far from overflow).
+    static let maximumCount = 999
+
+    /// The trimmed name. Throws `name: must not be empty` for a blank one.
+    static func name(_ name: String) throws(TaskError) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .invalid(field: "name", rule: "must not be empty") }
+        return trimmed
+    }
+
+    /// The note, or `nil` for a blank one.
+    static func note(_ note: String?) -> String? {
+        guard let note, !note.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return note
+    }
+
+    /// Checks a frequency's count: 1 through `maximumCount`.
+    static func check(count: Int, unit: Frequency.Unit) throws(TaskError) {
+        let every = "every \(count) \(unit.rawValue)\(count == 1 ? "" : "s")"
+        guard count >= 1 else { throw .invalid(field: "frequency", rule: "\(every) is not a frequency") }
+        guard count <= maximumCount else {
+            throw .invalid(field: "frequency", rule: "\(every) is too far apart (at most \(maximumCount))")
+        }
+    }
+}
+
+extension Frequency {
+    /// A frequency of `count` units, checked by the task rules.
+    ///
+    /// - Throws: `TaskError.invalid` naming `frequency`: `every 0 days is not a frequency`,
+    ///   or a count above 999.
+    public static func every(_ count: Int, _ unit: Unit) throws(TaskError) -> Frequency {
+        try TaskValidation.check(count: count, unit: unit)
+        do {
+            return try Frequency(count: count, unit: unit)
+        } catch {
+            throw .invalid(field: "frequency", rule: error.errorDescription ?? "invalid")
+        }
+    }
+
+    /// Reads a frequency from command words: a count (`2`) and a unit (`day`, `days`, `week`,
+    /// `weeks`, `month`, `months`, `year` or `years`, in any case).
+    ///
+    /// - Throws: `TaskError.invalid` naming `frequency` and what is wrong with the words.
+    public static func parse(count: String, unit: String) throws(TaskError) -> Frequency {
+        let word = unit.trimmingCharacters(in: .whitespaces).lowercased()
+        let singular = word.hasSuffix("s") ? String(word.dropLast()) : word
+        guard let parsedUnit = Unit(rawValue: singular) else {
+            throw .invalid(field: "frequency", rule: "\"\(unit)\" is not a unit (day, week, month or year)")
+        }
+        guard let parsedCount = Int(count.trimmingCharacters(in: .whitespaces)) else {
+            throw .invalid(field: "frequency", rule: "\"\(count)\" is not a whole number of \(parsedUnit.rawValue)s")
+        }
+        return try every(parsedCount, parsedUnit)
+    }
+}

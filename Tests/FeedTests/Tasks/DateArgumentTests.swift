@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import Feed
+
+@Suite("Date arguments")
+struct DateArgumentTests {
+    func parse(_ text: String, zone: String = "Europe/Berlin", now: Date = noon) throws -> Date {
+        try DateArgument.parse(text, now: now, calendar: calendar(zone))
+    }
+
+    @Test("today, tomorrow and yesterday are the start of those days in the calendar's time zone")
+    func keywords() throws {
+        #expect(try parse("today") == instant("2026-11-22", in: "Europe/Berlin"))
+        #expect(try parse(" Tomorrow ") == instant("2026-11-23", in: "Europe/Berlin"))
+        #expect(try parse("YESTERDAY") == instant("2026-11-21", in: "Europe/Berlin"))
+        // At 12:00 UTC it is already Monday in Auckland and still Sunday in Los Angeles.
+        #expect(try parse("today", zone: "Pacific/Auckland") == instant("2026-11-23", in: "Pacific/Auckland"))
+        #expect(try parse("today", zone: "America/Los_Angeles") == instant("2026-11-22", in: "America/Los_Angeles"))
+    }
+
+    @Test("YYYY-MM-DD is local midnight and YYYY-MM-DDTHH:MM a local time")
+    func absolute() throws {
+        #expect(try parse("2026-02-28") == instant("2026-02-28", in: "Europe/Berlin"))
+        #expect(try parse("2028-02-29") == instant("2028-02-29", in: "Europe/Berlin"))
+        #expect(try parse("2026-11-21T09:30") == instant("2026-11-21T09:30", in: "Europe/Berlin"))
+        #expect(try parse("2026-11-21t23:59", zone: "Asia/Tokyo") == instant("2026-11-21T23:59", in: "Asia/Tokyo"))
+        #expect(try parse("2026-3-5") == instant("2026-03-05", in: "Europe/Berlin"))
+    }
+
+    @Test("offsets count days, weeks, months and years from the start of today")
+    func relative() throws {
+        #expect(try parse("+3d") == instant("2026-11-25", in: "Europe/Berlin"))
+        #expect(try parse("-2w") == instant("2026-11-08", in: "Europe/Berlin"))
+        #expect(try parse("+1m") == instant("2026-12-22", in: "Europe/Berlin"))
+        #expect(try parse("+1y") == instant("2027-11-22", in: "Europe/Berlin"))
+        #expect(try parse("-1d") == parse("yesterday"))
+        #expect(try parse("+0d") == parse("today"))
+        #expect(try parse("+2W") == instant("2026-12-06", in: "Europe/Berlin"))
+    }
+
+    @Test("a month after January 31 is the last day of February")
+    func monthEnd() throws {
+        let january31 = instant("2027-01-31T10:00", in: "Europe/Berlin")
+        #expect(try parse("+1m", now: january31) == instant("2027-02-28", in: "Europe/Berlin"))
+        #expect(
+            try parse("+1y", now: instant("2028-02-29", in: "Europe/Berlin"))
+                == instant("2029-02-28", in: "Europe/Berlin"))
+    }
+
+    @Test("offsets across a daylight-saving change stay at local midnight")
+    func daylightSaving() throws {
+        // Clocks go back in Berlin on 2026-10-25.
+        let before = instant("2026-10-24T12:00", in: "Europe/Berlin")
+        #expect(try parse("+2d", now: before) == instant("2026-10-26", in: "Europe/Berlin"))
+        // 02:30 does not exist on 2026-03-29 in Berlin (02:00 jumps to 03:00): 03:30 CEST.
+        #expect(try parse("2026-03-29T02:30") == instant("2026-03-29T01:30", in: "UTC"))
+    }
+
+    @Test(
+        "input that is not a date names what is wrong",
+        arguments: [
+            ("next week", DateArgumentError.accepted),
+            ("", DateArgumentError.accepted),
+            ("+3x", "the unit \"x\" is not one of d (days), w (weeks), m (months), y (years)"),
+            ("+d", DateArgumentError.accepted),
+            ("++3d", DateArgumentError.accepted),
+            ("+10000d", "an offset is at most 9999 units"),
+            ("2026-13-01", "there is no month 13 (01 to 12)"),
+            ("2026-02-30", "month 02 of 2026 has 28 days, not 30"),
+            ("2026-04-31", "month 04 of 2026 has 30 days, not 31"),
+            ("0000-01-01", "there is no year 0"),
+            ("26-11-21", DateArgumentError.accepted),
+            ("2026/11/21", DateArgumentError.accepted),
+            ("2026-11-21T24:00", "there is no hour 24 (00 to 23)"),
+            ("2026-11-21T09:60", "there is no minute 60 (00 to 59)"),
+            ("2026-11-21T9", "the time must be HH:MM, like 2026-11-21T09:30"),
+            ("2026-11-21T+9:00", "the time must be HH:MM, like 2026-11-21T09:30"),
+        ])
+    func errors(input: String, reason: String) {
+        #expect(throws: DateArgumentError(input: input, reason: reason)) { try parse(input) }
+    }
+
+    @Test("the error is one line quoting the input")
+    func errorMessage() {
+        let error = DateArgumentError(input: "2026-02-30", reason: "month 02 of 2026 has 28 days, not 30")
+        #expect(error.description == "\"2026-02-30\" is not a date: month 02 of 2026 has 28 days, not 30")
+        #expect(error.localizedDescription == error.description)
+    }
+}
