@@ -87,7 +87,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "REPLTests", dependencies: ["REPL"],
+            name: "REPLTests", dependencies: ["REPL", "Networking", "Models", "Feed", "Config"],
             swiftSettings: swiftSettings),
     ]
 )

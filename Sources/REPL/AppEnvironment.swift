@@ -1,56 +1,89 @@
 import Config
+import Feed
 import Foundation
 import Logging
 import Models
+import Networking
 import Storage
 
-/// The composition root: builds the concrete graph once from flags and environment. Nothing
-/// else in the program constructs a database, a transport or a service.
+/// The composition root: builds the concrete graph once from flags and environment (the
+/// database in the home, the URLSession transport, the config provider with its cache in the
+/// database, the feed and task services). Nothing else in the program constructs a database,
+/// a transport or a service; tests build it against a temporary home and an in-memory
+/// transport.
 struct AppEnvironment {
     /// Where the files are.
     let home: HomeLocation
     /// The open database.
     let database: AppDatabase
-    /// The configuration in force.
-    let config: AppConfig
     /// The persistent command history.
     let history: HistoryStore
     /// Diagnostics (to standard error, quiet unless `TIDINGS_LOG` asks for more).
     let logger: Logger
+    /// Feeds and articles.
+    let feeds: FeedService
+    /// Household tasks.
+    let tasks: TaskService
+    /// The remote configuration.
+    let config: ConfigProvider
+    /// The clock.
+    let now: @Sendable () -> Date
+    /// The user's calendar.
+    let calendar: Calendar
 
     /// Why the environment could not be built.
     struct SetupError: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// Creates the home directory, opens the database and loads the configuration.
-    init(home: HomeLocation, logger: Logger) throws(SetupError) {
-        self.home = home
-        self.logger = logger
+    /// Creates the home directory, opens the database, and builds the services. Reads the
+    /// cached config; fetches nothing.
+    static func make(
+        home: HomeLocation, configURL flag: String?, environment: [String: String], logger: Logger,
+        transport: (any HTTPTransport)? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        calendar: Calendar = .autoupdatingCurrent
+    ) async throws(SetupError) -> AppEnvironment {
         do {
             try FileManager.default.createDirectory(at: home.directory, withIntermediateDirectories: true)
         } catch {
             throw SetupError(
                 description: "cannot create the home directory \(home.directory.path): \(error.localizedDescription)")
         }
+        let database: AppDatabase
+        let defaults: AppConfig
+        let selection: ConfigURLSelection
+        let installation: String
         do {
             database = try AppDatabase(path: home.databaseURL.path)
-            config = try BundledConfig.load()
+            defaults = try BundledConfig.load()
+            selection = try ConfigURLSelection.choose(flag: flag, environment: environment, bundled: defaults)
+            installation = try InstallationID.loadOrCreate(home: home.directory)
         } catch {
             throw SetupError(description: error.localizedDescription)
         }
-        history = HistoryStore(fileURL: home.historyURL)
+        let transport = transport ?? URLSessionTransport()
+        let config = await ConfigProvider.start(
+            configURL: selection.url, defaults: defaults,
+            local: StorageConfigCache(repository: ConfigCacheRepository(database: database)),
+            remote: HTTPConfigLoader(transport: transport, now: now), installationID: installation, now: now)
+        if let problem = config.cacheProblem { logger.warning("config cache: \(problem.localizedDescription)") }
+        let feeds = FeedService(
+            database: database, fetcher: HTTPFeedFetcher(transport: transport, now: now), now: now,
+            maxConcurrentRefreshes: { config.maxConcurrentRefreshes ?? 8 })
+        let tasks = TaskService(database: database, now: now, calendar: calendar)
         logger.debug("opened database", metadata: ["path": "\(home.databaseURL.path)"])
+        return AppEnvironment(
+            home: home, database: database, history: HistoryStore(fileURL: home.historyURL), logger: logger,
+            feeds: feeds, tasks: tasks, config: config, now: now, calendar: calendar)
     }
 
-    /// The banner shown when the configuration's minimum version is above `appVersion`;
-    /// `nil` when this version may run.
-    func updateBanner(appVersion: SemanticVersion) -> String? {
-        guard config.isUpdateRequired(appVersion: appVersion), let minimum = try? config.minimumVersion() else {
-            return nil
-        }
-        return
-            "*** Update required: this is Tidings \(appVersion), and the configuration requires \(minimum) or later. ***"
+    /// What commands need, for one way of showing output.
+    func context(
+        display: Display, appVersion: SemanticVersion, progress: @escaping @Sendable (String?) -> Void = { _ in }
+    ) -> CommandContext {
+        CommandContext(
+            feeds: feeds, tasks: tasks, config: config, appVersion: appVersion, display: display, progress: progress,
+            now: now, calendar: calendar)
     }
 
     /// A logger writing to standard error at the level named by `TIDINGS_LOG` (default: warning).

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Config
+import Feed
 import Foundation
 import Models
 
@@ -112,30 +114,44 @@ struct TidingsCommand: AsyncParsableCommand {
         let location = HomeLocation(home: home, database: db, environment: environment)
         let app: AppEnvironment
         do {
-            app = try AppEnvironment(home: location, logger: logger)
+            app = try await AppEnvironment.make(
+                home: location, configURL: configURL, environment: environment, logger: logger)
         } catch {
             FileHandle.standardError.write(Data("tidings: \(error.description)\n".utf8))
             throw ExitCode(1)
         }
-        let session = Session(
-            options: .init(json: json, keepGoing: keepGoing), console: .standard, history: app.history)
+        let display = Display.current(noColor: noColor, environment: environment)
         let version = (try? SemanticVersion(appVersion ?? Self.version)) ?? SemanticVersion(major: 0)
-        if let banner = app.updateBanner(appVersion: version) { Console.standard.err(banner) }
+        let drawsProgress = !json
+        let progress: @Sendable (String?) -> Void = { text in
+            if drawsProgress { Console.progressLine(text) }
+        }
+        let context = app.context(display: display, appVersion: version, progress: progress)
+        let interrupts = Interrupts()
+        let session = Session(
+            options: .init(json: json, keepGoing: keepGoing), console: .standard, history: app.history,
+            context: context, interrupts: interrupts)
+
+        if let banner = session.updateBanner() { Console.standard.err(banner) }
 
         let status: Int32
         if !commands.isEmpty {
-            status = session.runScript(commands)
+            status = await session.runScript(commands)
         } else if let script {
             guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
                 FileHandle.standardError.write(Data("tidings: cannot read the script \(script)\n".utf8))
                 throw ExitCode(2)
             }
-            status = session.runScript(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            status = await session.runScript(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         } else if isatty(STDIN_FILENO) != 0 {
-            let editor = LibEditLineEditor(history: app.history.entries, completions: CommandCatalog.words)
-            status = session.runInteractive(editor: editor)
+            // An interactive session refreshes the config in the background when the minimum
+            // fetch interval has passed; the prompt never waits for it.
+            let config = app.config
+            Task.detached(priority: .background) { _ = await config.refresh(force: false) }
+            let editor = LibEditLineEditor(history: app.history.entries, completer: Completer(feeds: app.feeds, tasks: app.tasks))
+            status = await session.runInteractive(editor: editor)
         } else {
-            status = session.runScript(AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } })
+            status = await session.runScript(AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } })
         }
         if status != 0 { throw ExitCode(status) }
     }

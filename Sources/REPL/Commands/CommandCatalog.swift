@@ -2,47 +2,139 @@ import Foundation
 
 /// One REPL command as help describes it.
 struct CommandHelp: Sendable, Equatable {
-    /// The words that invoke it (`help`), the first being its name.
+    /// The words that invoke it (`feed add`, or `quit`/`exit`), the first being its name.
     let names: [String]
-    /// The synopsis (`help [command]`).
+    /// The synopsis.
     let usage: String
     /// One sentence on what it does.
     let summary: String
     /// A line to try.
     let example: String
+    /// The first word (`feed` for `feed add`).
+    var group: String { String(name.split(separator: " ").first ?? "") }
+    /// An entry for a whole family (`feed`), listing its sub-commands in help.
+    var isGroup: Bool { !name.contains(" ") && CommandCatalog.all.contains { $0.name.hasPrefix(name + " ") } }
 
     var name: String { names[0] }
 }
 
-/// The commands this build of the REPL offers, in the order `help` lists them.
+/// The commands of the REPL, in the order `help` lists them.
 enum CommandCatalog {
     static let all: [CommandHelp] = [
-        CommandHelp(
+        .init(
+            names: ["feed"], usage: "feed add|list|refresh|remove|rename|import|export|discover",
+            summary: "manage subscriptions", example: "feed list"),
+        .init(
+            names: ["feed add"], usage: "feed add <url-or-path> [--title T]",
+            summary: "subscribe (an HTML page is searched for its feed) and fetch it at once",
+            example: "feed add https://www.swift.org/atom.xml"),
+        .init(
+            names: ["feed list"], usage: "feed list",
+            summary: "subscriptions with unread/total counts, the last refresh result and the URL", example: "feed list"),
+        .init(
+            names: ["feed refresh"], usage: "feed refresh [ID...]",
+            summary: "refresh the given feeds or all, concurrently, and summarise", example: "feed refresh"),
+        .init(
+            names: ["feed remove"], usage: "feed remove <ID>",
+            summary: "unsubscribe and delete the feed's items (starred ones too)", example: "feed remove 3"),
+        .init(names: ["feed rename"], usage: "feed rename <ID> <title>", summary: "rename a feed", example: "feed rename 3 Swift blog"),
+        .init(
+            names: ["feed import"], usage: "feed import <opml-file>",
+            summary: "subscribe to an OPML list without fetching (run feed refresh next)", example: "feed import ~/feeds.opml"),
+        .init(
+            names: ["feed export"], usage: "feed export <opml-file>", summary: "write the subscriptions as OPML 2.0",
+            example: "feed export ~/feeds.opml"),
+        .init(
+            names: ["feed discover"], usage: "feed discover <url>",
+            summary: "list the feeds an HTML page links to, without subscribing", example: "feed discover https://www.swift.org/"),
+        .init(
+            names: ["items"], usage: ItemCommands.itemsUsage,
+            summary: "articles, newest first, 20 a page (● unread, ★ starred); dates: today, -2w, 2026-11-01",
+            example: "items --unread --since -3d"),
+        .init(names: ["item"], usage: "item show|mark", summary: "read or mark articles", example: "item show 1"),
+        .init(
+            names: ["item show", "read"], usage: "item show <ID> (or read <ID>)",
+            summary: "an article as text (title, feed, author, date, link, content); marks it read", example: "read 1"),
+        .init(
+            names: ["item mark"], usage: "item mark <ID...> read|unread|star|unstar | item mark --feed ID --all read",
+            summary: "mark articles", example: "item mark 1 2 star"),
+        .init(
+            names: ["task"], usage: "task add|list|done|edit|remove|undo|from-item", summary: "household tasks",
+            example: "task list"),
+        .init(
+            names: ["task add"],
+            usage: "task add <name> [--due DATE] [--every N day|week|month|year] [--note TEXT]",
+            summary: "add a task; recurring with --every (due today unless --due)",
+            example: "task add \"Take out the bins\" --every 1 week"),
+        .init(
+            names: ["task list"], usage: "task list [--overdue|--today|--upcoming|--done|--all]",
+            summary: "open tasks by next due date, undated last", example: "task list --overdue"),
+        .init(
+            names: ["task done"], usage: "task done <ID>",
+            summary: "complete a task: a recurring one moves to its next due date, a one-off one is done",
+            example: "task done 1"),
+        .init(
+            names: ["task edit"], usage: "task edit <ID> [--name T] [--due DATE] [--every N unit|--once] [--note TEXT]",
+            summary: "change a task", example: "task edit 1 --every 2 weeks"),
+        .init(names: ["task remove"], usage: "task remove <ID>", summary: "delete a task", example: "task remove 1"),
+        .init(names: ["task undo"], usage: "task undo", summary: "undo the last task change", example: "task undo"),
+        .init(
+            names: ["task from-item"], usage: "task from-item <ID> [--due DATE]",
+            summary: "turn an article into a one-off \"read later\" task", example: "task from-item 4 --due tomorrow"),
+        .init(
+            names: ["config"], usage: "config show|refresh|get", summary: "the remote configuration", example: "config show"),
+        .init(
+            names: ["config show"], usage: "config show",
+            summary: "every key with its value and source, the minimum version and the last refresh", example: "config show"),
+        .init(
+            names: ["config refresh"], usage: "config refresh",
+            summary: "fetch the remote config now, activate and keep it, print the changed keys", example: "config refresh"),
+        .init(
+            names: ["config get"], usage: "config get <key>", summary: "one value (nested keys with dots)",
+            example: "config get features.fullTextSearch"),
+        .init(
             names: ["help"], usage: "help [command]",
-            summary: "list the commands, or show one command's usage and an example",
-            example: "help history"),
-        CommandHelp(
+            summary: "list the commands, or show one command's usage and an example", example: "help feed add"),
+        .init(
             names: ["history"], usage: "history",
-            summary: "show the lines entered in earlier interactive sessions, oldest first",
-            example: "history"),
-        CommandHelp(
-            names: ["quit", "exit"], usage: "quit | exit | Ctrl-D",
-            summary: "leave Tidings (the history is already saved)",
+            summary: "show the lines entered in earlier interactive sessions, oldest first", example: "history"),
+        .init(
+            names: ["quit", "exit"], usage: "quit | exit | Ctrl-D", summary: "leave Tidings (the history is already saved)",
             example: "quit"),
     ]
 
-    /// Every word that names a command, for completion and suggestions.
-    static var words: [String] { all.flatMap(\.names) }
-
-    /// The command a word names.
-    static func command(named word: String) -> CommandHelp? {
-        all.first { $0.names.contains(word.lowercased()) }
+    /// Every word that starts a command, for completion and suggestions.
+    static var words: [String] {
+        var seen = Set<String>()
+        return all.flatMap(\.names).compactMap { name in
+            let first = String(name.split(separator: " ")[0])
+            return seen.insert(first).inserted ? first : nil
+        }
     }
 
-    /// The REPL commands as a block of text, for `help` and `tidings --help`.
+    /// The sub-commands of a command word (`add`, `list`, … for `feed`).
+    static func subcommands(of word: String) -> [String] {
+        all.flatMap(\.names).compactMap { name in
+            let parts = name.split(separator: " ")
+            return parts.count == 2 && parts[0] == word ? String(parts[1]) : nil
+        }
+    }
+
+    /// The command a name or a name with its sub-command names.
+    static func command(named words: String) -> CommandHelp? {
+        let key = words.lowercased().split(separator: " ").joined(separator: " ")
+        return all.first { $0.names.contains(key) }
+    }
+
+    /// The commands as a block of text for `help` and `tidings --help`: one line per command.
     static var overview: String {
-        let width = all.map(\.usage.count).max() ?? 0
-        return all.map { "  " + $0.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.summary }
-            .joined(separator: "\n")
+        let listed = all.filter { !$0.isGroup }
+        let width = min(44, listed.map(\.usage.count).max() ?? 0)
+        return listed.map { command in
+            let usage = command.usage
+            return usage.count > width
+                ? "  \(usage)\n  " + String(repeating: " ", count: width) + "  " + command.summary
+                : "  " + usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + command.summary
+        }.joined(separator: "\n")
     }
 }

@@ -5,4 +5,11 @@ protocol LineReading {
     func readLine(prompt: String) -> String?
     /// Makes a line recallable with Up/Down for the rest of the session.
     func remember(_ line: String)
+    /// Gets ready for the next line (loads what completion offers).
+    func prepare() async
+}
+
+extension LineReading {
+    /// Nothing to prepare by default.
+    func prepare() async {}
 }

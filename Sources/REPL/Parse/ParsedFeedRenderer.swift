@@ -61,29 +61,3 @@ enum ParsedFeedRenderer {
     private static func url(_ value: URL?) -> JSONValue { value.map { .string($0.absoluteString) } ?? .null }
     private static func date(_ value: Date?) -> JSONValue { value.map { .string(RFC3339.string(from: $0)) } ?? .null }
 }
-
-/// Makes text from a feed safe to print on a terminal.
-enum TerminalText {
-    /// `text` without control characters or escape sequences (an `ESC]0;…` title or `ESC[2J`
-    /// prints harmlessly); tabs and newlines become spaces.
-    static func sanitized(_ text: String) -> String {
-        var output = ""
-        var scalars = text.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
-            switch scalar.value {
-            case 0x1B:
-                // Skip the escape sequence: CSI (ESC [ … final byte) or OSC (ESC ] … BEL/ST).
-                guard let kind = scalars.next() else { break }
-                if kind == "[" {
-                    while let next = scalars.next(), !(0x40...0x7E).contains(next.value) {}
-                } else if kind == "]" {
-                    while let next = scalars.next(), next.value != 0x07, next.value != 0x1B {}
-                }
-            case 0x09, 0x0A, 0x0D: output.append(" ")
-            case 0x00...0x1F, 0x7F, 0x80...0x9F: continue
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output
-    }
-}

@@ -13,3 +13,12 @@ struct Console: Sendable {
         out: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) },
         err: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
 }
+
+extension Console {
+    /// Draws a transient line on the terminal (carriage return, clear to end of line), or
+    /// clears it when `text` is nil.
+    @Sendable static func progressLine(_ text: String?) {
+        let line = "\r\u{1B}[K" + (text ?? "")
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
+}

@@ -1,8 +1,10 @@
+import Config
+import Feed
 import Foundation
 import Models
 
-/// Runs REPL lines: tokenises them, dispatches commands and prints their results as text or
-/// as one JSON document each (`--json`).
+/// Runs REPL lines: tokenises them, dispatches commands to the services and view models, and
+/// prints their results as text or as one JSON document each (`--json`).
 final class Session {
     /// How the session prints and when it stops.
     struct Options: Equatable {
@@ -25,24 +27,31 @@ final class Session {
     private let options: Options
     private let console: Console
     private let history: HistoryStore
+    private let context: CommandContext
+    private let interrupts: Interrupts?
 
-    init(options: Options, console: Console, history: HistoryStore) {
+    init(
+        options: Options, console: Console, history: HistoryStore, context: CommandContext,
+        interrupts: Interrupts? = nil
+    ) {
         self.options = options
         self.console = console
         self.history = history
+        self.context = context
+        self.interrupts = interrupts
     }
 
     /// Runs every line of a script (`-c` commands, a file, or piped stdin) and returns the
     /// exit status: 0, or the status of the first failure (the last one with `--keep-going`).
-    func runScript(_ lines: some Sequence<String>) -> Int32 {
+    func runScript(_ lines: some Sequence<String>) async -> Int32 {
         var status: Int32 = 0
         for line in lines {
-            switch execute(line) {
+            switch await execute(line) {
             case .proceed: continue
             case .quit: return status
             case .failed(let code):
                 status = code
-                if !options.keepGoing { return status }
+                if !options.keepGoing || code == 130 { return status }
             }
         }
         return status
@@ -50,104 +59,79 @@ final class Session {
 
     /// Reads lines from the editor until `quit` or end of input; a failed command does not end
     /// an interactive session. Returns 0.
-    func runInteractive(editor: some LineReading) -> Int32 {
-        while let line = editor.readLine(prompt: "tidings> ") {
+    func runInteractive(editor: some LineReading) async -> Int32 {
+        while true {
+            await editor.prepare()
+            guard let line = editor.readLine(prompt: "tidings> ") else { break }
             if history.add(line) { editor.remember(line) }
-            if execute(line) == .quit { break }
+            if await execute(line) == .quit { break }
         }
         return 0
     }
 
+    /// The banner shown when the configuration requires a newer version; `nil` otherwise.
+    func updateBanner() -> String? {
+        CommandRunner(context: context, console: console, historyEntries: []).updateBanner()
+    }
+
     /// Runs one line. Blank lines and `#` comments do nothing.
-    func execute(_ line: String) -> LineResult {
+    func execute(_ line: String) async -> LineResult {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return .proceed }
+        let words: [String]
         do {
-            let words: [String]
-            do {
-                words = try CommandLineTokenizer.words(trimmed)
-            } catch {
-                throw CommandError.usage(error.description)
-            }
-            guard let first = words.first else { return .proceed }
-            return try run(first.lowercased(), Array(words.dropFirst()))
-        } catch let error as CommandError {
-            report(error)
-            return .failed(error.exitStatus)
+            words = try CommandLineTokenizer.words(trimmed)
         } catch {
-            report(CommandError(code: "failed", message: String(describing: error)))
+            report(.usage(error.description))
             return .failed(1)
         }
-    }
-
-    private func run(_ word: String, _ arguments: [String]) throws -> LineResult {
-        switch word {
-        case "help":
-            try help(arguments)
-        case "history":
-            try expectNoArguments(arguments, command: "history")
-            if options.json {
-                emit(json: .object(["history": .array(history.entries.map(JSONValue.string))]))
-            } else {
-                let width = String(history.entries.count).count
-                for (index, entry) in history.entries.enumerated() {
-                    console.out(
-                        String(repeating: " ", count: width - String(index + 1).count) + "\(index + 1)  \(entry)")
-                }
+        guard let first = words.first else { return .proceed }
+        let command = first.lowercased()
+        let arguments = Array(words.dropFirst())
+        if command == "quit" || command == "exit" {
+            guard arguments.isEmpty else {
+                report(.usage("\(command) takes no arguments (got \"\(arguments.joined(separator: " "))\")"))
+                return .failed(1)
             }
-        case "quit", "exit":
-            try expectNoArguments(arguments, command: word)
-            if options.json { emit(json: .object(["ok": .bool(true)])) }
+            if options.json { console.out(JSONValue.object(["ok": .bool(true)]).description) }
             return .quit
-        default:
-            throw CommandError.unknownCommand(word)
         }
-        return .proceed
-    }
-
-    private func help(_ arguments: [String]) throws {
-        guard let topic = arguments.first else {
+        let runner = CommandRunner(context: context, console: console, historyEntries: history.entries)
+        let work = Task { try await runner.run(command, arguments) }
+        interrupts?.running(work)
+        defer { interrupts?.running(nil) }
+        do {
+            let output = try await work.value
             if options.json {
-                let commands = CommandCatalog.all.map { command -> JSONValue in
-                    .object([
-                        "name": .string(command.name), "usage": .string(command.usage),
-                        "summary": .string(command.summary),
-                    ])
-                }
-                emit(json: .object(["commands": .array(commands)]))
-            } else {
-                console.out(
-                    "Commands:\n" + CommandCatalog.overview
-                        + "\n\nType \"help <command>\" for its usage and an example.")
+                console.out(output.json.description)
+            } else if !output.text.isEmpty {
+                console.out(output.text)
             }
-            return
-        }
-        guard arguments.count == 1 else { throw CommandError.usage("help takes one command name, like \"help quit\"") }
-        guard let command = CommandCatalog.command(named: topic) else { throw CommandError.unknownCommand(topic) }
-        if options.json {
-            emit(
-                json: .object([
-                    "name": .string(command.name), "usage": .string(command.usage),
-                    "summary": .string(command.summary), "example": .string(command.example),
-                ]))
-        } else {
-            console.out("usage: \(command.usage)\n\(command.summary)\nexample: \(command.example)")
+            return .proceed
+        } catch {
+            let failure = Self.commandError(error, cancelled: work.isCancelled)
+            report(failure)
+            return .failed(failure.exitStatus)
         }
     }
 
-    private func expectNoArguments(_ arguments: [String], command: String) throws {
-        guard arguments.isEmpty else {
-            throw CommandError.usage("\(command) takes no arguments (got \"\(arguments.joined(separator: " "))\")")
+    /// Any error as the user sees it.
+    static func commandError(_ error: any Error, cancelled: Bool) -> CommandError {
+        if cancelled || error is CancellationError {
+            return CommandError(code: "interrupted", message: "interrupted", exitStatus: 130)
         }
-    }
-
-    private func emit(json value: JSONValue) {
-        console.out(value.description)
+        switch error {
+        case let error as CommandError: return error
+        case let error as FeedError: return CommandError(error)
+        case let error as TaskError: return CommandError(code: error.code, message: error.description)
+        case let error as any LocalizedError: return CommandError(code: "failed", message: error.errorDescription ?? "\(error)")
+        default: return CommandError(code: "failed", message: String(describing: error))
+        }
     }
 
     private func report(_ error: CommandError) {
         if options.json {
-            emit(json: .object(["error": .object(["code": .string(error.code), "message": .string(error.message)])]))
+            console.out(JSONValue.object(["error": .object(["code": .string(error.code), "message": .string(error.message)])]).description)
         }
         console.err("error: \(error.message)")
     }

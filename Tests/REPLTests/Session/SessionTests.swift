@@ -37,77 +37,83 @@ final class ScriptedEditor: LineReading {
 @Suite("Session")
 struct SessionTests {
     func session(json: Bool = false, keepGoing: Bool = false, history: HistoryStore = HistoryStore(fileURL: nil))
-        -> (Session, Transcript)
+        async throws -> (Session, Transcript, TestApp)
     {
-        let transcript = Transcript()
-        return (
-            Session(options: .init(json: json, keepGoing: keepGoing), console: transcript.console, history: history),
-            transcript
-        )
+        let app = try await TestApp()
+        let (session, transcript) = app.session(json: json, keepGoing: keepGoing, history: history)
+        return (session, transcript, app)
     }
 
     @Test("blank lines and comments are skipped")
-    func skipsBlankAndComments() {
-        let (session, transcript) = session()
-        #expect(session.runScript(["", "   ", "# a comment", "  # indented"]) == 0)
+    func skipsBlankAndComments() async throws {
+        let (session, transcript, app) = try await session()
+        defer { withExtendedLifetime(app) {} }
+        #expect(await session.runScript(["", "   ", "# a comment", "  # indented"]) == 0)
         #expect(transcript.out.isEmpty && transcript.err.isEmpty)
     }
 
     @Test("the first failing command stops a script with status 1")
-    func stopsAtFirstFailure() {
-        let (session, transcript) = session()
-        #expect(session.runScript(["nonsense", "help"]) == 1)
+    func stopsAtFirstFailure() async throws {
+        let (session, transcript, app) = try await session()
+        defer { withExtendedLifetime(app) {} }
+        #expect(await session.runScript(["nonsense", "help"]) == 1)
         #expect(transcript.out.isEmpty)
         #expect(transcript.err == [#"error: unknown command "nonsense"; type "help" for the list"#])
     }
 
     @Test("--keep-going runs the rest and still ends with status 1")
-    func keepGoing() {
-        let (session, transcript) = session(keepGoing: true)
-        #expect(session.runScript(["nonsense", "help quit"]) == 1)
+    func keepGoing() async throws {
+        let (session, transcript, app) = try await session(keepGoing: true)
+        defer { withExtendedLifetime(app) {} }
+        #expect(await session.runScript(["nonsense", "help quit"]) == 1)
         #expect(transcript.out.first?.hasPrefix("usage: quit | exit | Ctrl-D\n") == true)
     }
 
     @Test("quit ends a script early with the status so far")
-    func quitEndsScript() {
-        let (session, transcript) = session()
-        #expect(session.runScript(["quit", "nonsense"]) == 0)
+    func quitEndsScript() async throws {
+        let (session, transcript, app) = try await session()
+        defer { withExtendedLifetime(app) {} }
+        #expect(await session.runScript(["quit", "nonsense"]) == 0)
         #expect(transcript.err.isEmpty)
     }
 
     @Test("a typo suggests the nearest command")
-    func didYouMean() {
-        let (session, transcript) = session()
-        #expect(session.execute("hlep") == .failed(1))
+    func didYouMean() async throws {
+        let (session, transcript, app) = try await session()
+        defer { withExtendedLifetime(app) {} }
+        #expect(await session.execute("hlep") == .failed(1))
         #expect(transcript.err == [#"error: unknown command "hlep" (did you mean "help"?); type "help" for the list"#])
     }
 
     @Test("an unbalanced quote is a usage error, not a crash")
-    func unbalancedQuote() {
-        let (session, transcript) = session()
-        #expect(session.execute(#"help "quit"#) == .failed(1))
+    func unbalancedQuote() async throws {
+        let (session, transcript, app) = try await session()
+        defer { withExtendedLifetime(app) {} }
+        #expect(await session.execute(#"help "quit"#) == .failed(1))
         #expect(transcript.err.first?.contains("unbalanced \" quote") == true)
     }
 
     @Test("help lists every command and help <command> shows usage and an example")
-    func help() {
-        let (session, transcript) = session()
-        #expect(session.execute("help") == .proceed)
-        for command in CommandCatalog.all { #expect(transcript.out[0].contains(command.usage)) }
-        #expect(session.execute("HELP history") == .proceed)
+    func help() async throws {
+        let (session, transcript, app) = try await session()
+        defer { withExtendedLifetime(app) {} }
+        #expect(await session.execute("help") == .proceed)
+        for command in CommandCatalog.all where !command.isGroup { #expect(transcript.out[0].contains(command.usage)) }
+        #expect(await session.execute("HELP history") == .proceed)
         #expect(
             transcript.out[1]
                 == "usage: history\n\(CommandCatalog.command(named: "history")!.summary)\nexample: history")
-        #expect(session.execute("help nope") == .failed(1))
-        #expect(session.execute("help quit extra") == .failed(1))
+        #expect(await session.execute("help nope") == .failed(1))
+        #expect(await session.execute("help quit extra") == .failed(1))
     }
 
     @Test("--json prints exactly one JSON document per command, errors included")
-    func jsonOutput() throws {
-        let (session, transcript) = session(json: true)
-        _ = session.execute("help")
-        _ = session.execute("hlep")
-        _ = session.execute("quit")
+    func jsonOutput() async throws {
+        let (session, transcript, app) = try await session(json: true)
+        defer { withExtendedLifetime(app) {} }
+        _ = await session.execute("help")
+        _ = await session.execute("hlep")
+        _ = await session.execute("quit")
         #expect(transcript.out.count == 3)
         for line in transcript.out {
             #expect(!line.contains("\n"))
@@ -122,11 +128,12 @@ struct SessionTests {
     }
 
     @Test("an interactive session prompts, remembers lines, survives failures and stops at quit")
-    func interactive() {
+    func interactive() async throws {
         let history = HistoryStore(fileURL: nil)
-        let (session, transcript) = session(history: history)
+        let (session, transcript, app) = try await session(history: history)
+        defer { withExtendedLifetime(app) {} }
         let editor = ScriptedEditor(["help", "", "oops", "help", "quit", "help"])
-        #expect(session.runInteractive(editor: editor) == 0)
+        #expect(await session.runInteractive(editor: editor) == 0)
         #expect(editor.prompts == Array(repeating: "tidings> ", count: 5))
         #expect(editor.remembered == ["help", "oops", "help", "quit"])
         #expect(history.entries == ["help", "oops", "help", "quit"])
@@ -134,18 +141,20 @@ struct SessionTests {
     }
 
     @Test("end of input (Ctrl-D) ends an interactive session with status 0")
-    func endOfInput() {
-        let (session, _) = session()
-        #expect(session.runInteractive(editor: ScriptedEditor([])) == 0)
+    func endOfInput() async throws {
+        let (session, _, app) = try await session()
+        defer { withExtendedLifetime(app) {} }
+        #expect(await session.runInteractive(editor: ScriptedEditor([])) == 0)
     }
 
     @Test("history prints the stored lines, numbered")
-    func historyCommand() {
+    func historyCommand() async throws {
         let history = HistoryStore(fileURL: nil)
         history.add("help")
         history.add("help quit")
-        let (session, transcript) = session(history: history)
-        #expect(session.execute("history") == .proceed)
-        #expect(transcript.out == ["1  help", "2  help quit"])
+        let (session, transcript, app) = try await session(history: history)
+        defer { withExtendedLifetime(app) {} }
+        #expect(await session.execute("history") == .proceed)
+        #expect(transcript.out == ["1  help\n2  help quit"])
     }
 }

@@ -1,0 +1,102 @@
+import Foundation
+
+/// A command's words split into positional arguments and `--options`, checked against the
+/// options the command accepts.
+///
+/// An option takes one value (`--title T`), none (`--unread`), or, for `--every`, a count and
+/// a unit (`--every 2 weeks`, or `--every week` for a count of 1). A value may start with `-`
+/// (`--since -2w`). An unknown option is a usage error that suggests the nearest known one.
+struct ArgumentList {
+    /// How an option takes its value.
+    enum Kind {
+        /// A switch without a value.
+        case flag
+        /// One value.
+        case value
+        /// A count and a unit (`--every 2 weeks`).
+        case countAndUnit
+    }
+
+    /// Positional words, in order.
+    private(set) var positional: [String] = []
+    private var values: [String: String] = [:]
+
+    /// Splits `words` for `command`, which accepts `options`.
+    init(_ words: [String], command: String, options: [String: Kind] = [:]) throws(CommandError) {
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            guard word.hasPrefix("--"), word.count > 2 else {
+                positional.append(word)
+                continue
+            }
+            let name = String(word.dropFirst(2))
+            guard let kind = options[name] else {
+                let hint = Suggestion.nearest(to: name, in: Array(options.keys)).map { " (did you mean \"--\($0)\"?)" }
+                let known = options.isEmpty ? "" : "; it accepts " + options.keys.sorted().map { "--" + $0 }.joined(separator: ", ")
+                throw .usage("\(command) has no option \"\(word)\"\(hint ?? known)")
+            }
+            guard values[name] == nil else { throw .usage("\(command): \(word) is given twice") }
+            switch kind {
+            case .flag:
+                values[name] = ""
+            case .value:
+                guard index < words.count else { throw .usage("\(command): \(word) needs a value") }
+                values[name] = words[index]
+                index += 1
+            case .countAndUnit:
+                guard index < words.count else { throw .usage("\(command): \(word) needs a count and a unit, like \(word) 2 weeks") }
+                if Int(words[index]) != nil, index + 1 < words.count {
+                    values[name] = words[index] + " " + words[index + 1]
+                    index += 2
+                } else {
+                    values[name] = words[index]
+                    index += 1
+                }
+            }
+        }
+    }
+
+    /// Whether the option was given.
+    func has(_ name: String) -> Bool { values[name] != nil }
+
+    /// The value of an option, if given.
+    func value(_ name: String) -> String? { values[name] }
+
+    /// The value of an option as a positive whole number.
+    func positiveInt(_ name: String) throws(CommandError) -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let number = Int(text), number > 0 else {
+            throw .usage("--\(name) needs a whole number above 0 (got \"\(text)\")")
+        }
+        return number
+    }
+
+    /// The value of an option as an id.
+    func id(_ name: String) throws(CommandError) -> Int64? {
+        guard let text = values[name] else { return nil }
+        return try Self.id(text, what: "--\(name)")
+    }
+
+    /// Positional words past `count`, which the command does not take, are an error.
+    func expectPositional(atMost count: Int, usage: String) throws(CommandError) {
+        guard positional.count <= count else {
+            let extra = positional.dropFirst(count).joined(separator: " ")
+            throw .usage("unexpected \"\(extra)\"; usage: \(usage)")
+        }
+    }
+
+    /// The positional word at `index`, required.
+    func positional(_ index: Int, name: String, usage: String) throws(CommandError) -> String {
+        guard index < positional.count else { throw .usage("missing <\(name)>; usage: \(usage)") }
+        return positional[index]
+    }
+
+    /// An id as the lists show it (`7` or `#7`).
+    static func id(_ text: String, what: String = "id") throws(CommandError) -> Int64 {
+        let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        guard let id = Int64(digits), id > 0 else { throw .usage("\(what) must be an id like 3 (got \"\(text)\")") }
+        return id
+    }
+}

@@ -1,0 +1,62 @@
+import Config
+import Feed
+import Foundation
+import Models
+
+/// What commands work with: the services and view models the composition root built, how to
+/// show results, and a clock.
+struct CommandContext: Sendable {
+    /// Feeds and articles.
+    let feeds: FeedService
+    /// Household tasks.
+    let tasks: TaskService
+    /// The remote configuration.
+    let config: ConfigProvider
+    /// The version the minimum-version gate compares.
+    let appVersion: SemanticVersion
+    /// How output is shown.
+    let display: Display
+    /// Draws a transient progress line on a terminal (`nil` clears it).
+    let progress: @Sendable (String?) -> Void
+    /// The clock.
+    let now: @Sendable () -> Date
+    /// The user's calendar (time zone included).
+    let calendar: Calendar
+
+    /// A date argument (`today`, `2026-11-21`, `-2w`, …) for `option`.
+    func parseDate(_ text: String, _ option: String) throws -> Date {
+        do {
+            return try DateArgument.parse(text, now: now(), calendar: calendar)
+        } catch {
+            throw CommandError.usage("\(option): \(error.description)")
+        }
+    }
+}
+
+extension CommandError {
+    /// A feed error as the user sees it.
+    init(_ error: FeedError) {
+        let code: String
+        switch error {
+        case .notFound: code = "not_found"
+        case .alreadySubscribed: code = "already_subscribed"
+        case .invalidURL: code = "invalid_url"
+        case .parse, .noFeedFound: code = "not_a_feed"
+        case .cancelled: code = "interrupted"
+        case .storage: code = "storage"
+        default: code = "fetch_failed"
+        }
+        self.init(code: code, message: error.errorDescription ?? "\(error)", exitStatus: error == .cancelled ? 130 : 1)
+    }
+}
+
+extension JSONValue {
+    /// A string, or null.
+    static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+    /// A URL's text, or null.
+    static func url(_ value: URL?) -> JSONValue { value.map { .string($0.absoluteString) } ?? .null }
+    /// An RFC 3339 UTC date, or null.
+    static func date(_ value: Date?) -> JSONValue { value.map { .string(RFC3339.string(from: $0)) } ?? .null }
+    /// A number.
+    static func int(_ value: some BinaryInteger) -> JSONValue { .integer(Int(value)) }
+}

@@ -1,0 +1,12 @@
+import Models
+
+/// What a command printed: lines for a person and one JSON document for `--json`.
+struct CommandOutput {
+    /// The human form (may be empty).
+    var text: String
+    /// The JSON form.
+    var json: JSONValue
+
+    /// `{"ok":true}` and a line of text.
+    static func ok(_ text: String) -> CommandOutput { CommandOutput(text: text, json: .object(["ok": .bool(true)])) }
+}

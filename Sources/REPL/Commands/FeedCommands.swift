@@ -1,0 +1,201 @@
+import Feed
+import Foundation
+import Models
+import Storage
+
+/// `feed add|list|refresh|remove|rename|import|export|discover`.
+struct FeedCommands {
+    let context: CommandContext
+
+    static let subcommands = ["add", "list", "refresh", "remove", "rename", "import", "export", "discover"]
+
+    func run(_ words: [String]) async throws -> CommandOutput {
+        guard let sub = words.first?.lowercased() else {
+            throw CommandError.usage("feed needs a sub-command: \(Self.subcommands.joined(separator: ", ")); try \"help feed\"")
+        }
+        let rest = Array(words.dropFirst())
+        switch sub {
+        case "add": return try await add(rest)
+        case "list", "ls": return try await list(rest)
+        case "refresh": return try await refresh(rest)
+        case "remove", "rm": return try await remove(rest)
+        case "rename": return try await rename(rest)
+        case "import": return try await importOPML(rest)
+        case "export": return try await exportOPML(rest)
+        case "discover": return try await discover(rest)
+        default:
+            let hint = Suggestion.nearest(to: sub, in: Self.subcommands).map { " (did you mean \"feed \($0)\"?)" } ?? ""
+            throw CommandError.usage("feed has no sub-command \"\(sub)\"\(hint)")
+        }
+    }
+
+    private func add(_ words: [String]) async throws -> CommandOutput {
+        let usage = "feed add <url-or-path> [--title T]"
+        let arguments = try ArgumentList(words, command: "feed add", options: ["title": .value])
+        let source = try arguments.positional(0, name: "url-or-path", usage: usage)
+        try arguments.expectPositional(atMost: 1, usage: usage)
+        let summary = try await context.feeds.subscribe(url: FeedService.url(from: source), title: arguments.value("title"))
+        let id = summary.feed.id ?? 0
+        var text = "added feed #\(id) \"\(TerminalText.sanitized(summary.feed.title))\": \(summary.itemCount) items (\(summary.newCount) new)"
+        for warning in summary.warnings { text += "\nwarning: " + TerminalText.sanitized(warning) }
+        return CommandOutput(
+            text: text,
+            json: .object([
+                "id": .int(id), "title": .string(summary.feed.title), "url": .string(summary.feed.url.absoluteString),
+                "items": .int(summary.itemCount), "new_items": .int(summary.newCount),
+            ]))
+    }
+
+    private func list(_ words: [String]) async throws -> CommandOutput {
+        try ArgumentList(words, command: "feed list").expectPositional(atMost: 0, usage: "feed list")
+        let viewModel = FeedListViewModel(service: context.feeds)
+        await viewModel.load()
+        if case .failed(let message, _) = viewModel.state { throw FeedError.storage(message) }
+        let rows = viewModel.state.content?.orderedRows ?? []
+        var table = Table(columns: [
+            .init(title: "ID", alignRight: true), .init(title: "TITLE", flexible: true),
+            .init(title: "UNREAD", alignRight: true), .init(title: "LAST RESULT", flexible: false), .init(title: "URL"),
+        ])
+        table.rows = rows.map { row in
+            [String(row.id), row.feed.title, "\(row.counts.unread)/\(row.counts.total)", Self.result(row.feed), row.feed.url.absoluteString]
+        }
+        let json = JSONValue.object([
+            "feeds": .array(
+                rows.map { row in
+                    .object([
+                        "id": .int(row.id), "title": .string(row.feed.title), "url": .string(row.feed.url.absoluteString),
+                        "unread": .int(row.counts.unread), "total": .int(row.counts.total),
+                        "last_result": .string(row.feed.lastResult?.description),
+                        "refreshed_at": .date(row.feed.lastRefreshedAt),
+                    ])
+                })
+        ])
+        let text = rows.isEmpty ? "no feeds yet; add one with \"feed add <url>\"" : table.render(context.display)
+        return CommandOutput(text: text, json: json)
+    }
+
+    /// The last result as the list shows it.
+    static func result(_ feed: FeedSource) -> String {
+        if feed.isGone { return "gone" }
+        switch feed.lastResult {
+        case nil: return "never refreshed"
+        case .ok?: return "ok"
+        case .notModified?: return "not modified"
+        case .failed(let reason)?: return "error: " + reason
+        }
+    }
+
+    private func refresh(_ words: [String]) async throws -> CommandOutput {
+        let arguments = try ArgumentList(words, command: "feed refresh")
+        var ids: [Int64] = []
+        for word in arguments.positional { ids.append(try ArgumentList.id(word, what: "a feed id")) }
+        let progress = context.progress
+        let showProgress = context.display.isTerminal
+        let viewModel = FeedListViewModel(service: context.feeds)
+        let summary = await viewModel.refresh(ids.isEmpty ? nil : ids) { event in
+            guard showProgress, case .feedFinished(let feed, _, let done, let total) = event else { return }
+            progress("refreshing \(done)/\(total) … \(TerminalText.sanitized(feed.title))")
+        }
+        if showProgress { progress(nil) }
+        guard let summary else {
+            if case .failed(let message, _) = viewModel.state {
+                if let id = ids.first(where: { message == FeedError.notFound(entity: "feed", id: $0).errorDescription }) {
+                    throw FeedError.notFound(entity: "feed", id: id)
+                }
+                throw FeedError.storage(message)
+            }
+            throw FeedError.storage("the refresh did not finish")
+        }
+        if summary.cancelled { throw FeedError.cancelled }
+        var text =
+            "refreshed \(summary.refreshed) \(summary.refreshed == 1 ? "feed" : "feeds"): \(summary.newItems) new items, "
+            + "\(summary.notModified) not modified, \(summary.failed.count) failed"
+        if summary.skipped > 0 { text += ", \(summary.skipped) skipped" }
+        for failure in summary.failed {
+            text += "\n  " + context.display.styled("#\(failure.feedID)", "31") + " \(failure.url.absoluteString): "
+                + TerminalText.sanitized(failure.reason)
+        }
+        let json = JSONValue.object([
+            "refreshed": .int(summary.refreshed), "new_items": .int(summary.newItems),
+            "not_modified": .int(summary.notModified), "skipped": .int(summary.skipped),
+            "failed": .array(
+                summary.failed.map {
+                    .object(["id": .int($0.feedID), "url": .string($0.url.absoluteString), "reason": .string($0.reason)])
+                }),
+        ])
+        return CommandOutput(text: text, json: json)
+    }
+
+    private func remove(_ words: [String]) async throws -> CommandOutput {
+        let id = try singleID(words, usage: "feed remove <ID>", command: "feed remove")
+        let feed = try await context.feeds.subscription(id: id)
+        let total = try await context.feeds.articleCounts()[id]?.total ?? 0
+        try await context.feeds.unsubscribe(id: id)
+        return .ok("removed feed #\(id) \"\(TerminalText.sanitized(feed.title))\" and its \(total) items")
+    }
+
+    private func rename(_ words: [String]) async throws -> CommandOutput {
+        let usage = "feed rename <ID> <title>"
+        let arguments = try ArgumentList(words, command: "feed rename")
+        let id = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "a feed id")
+        let title = arguments.positional.dropFirst().joined(separator: " ")
+        guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw CommandError.usage("missing <title>; usage: \(usage)") }
+        try await context.feeds.rename(id: id, to: title)
+        return .ok("renamed feed #\(id) to \"\(TerminalText.sanitized(title))\"")
+    }
+
+    private func importOPML(_ words: [String]) async throws -> CommandOutput {
+        let path = try singlePath(words, usage: "feed import <opml-file>", command: "feed import")
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw FeedError.file("cannot read \(path): \((error as NSError).localizedDescription)")
+        }
+        let summary = try await context.feeds.importOPML(data)
+        return CommandOutput(
+            text: "imported \(summary.imported) feeds, \(summary.alreadyPresent) already present"
+                + (summary.imported > 0 ? "; run \"feed refresh\" to fetch them" : ""),
+            json: .object(["imported": .int(summary.imported), "already_present": .int(summary.alreadyPresent)]))
+    }
+
+    private func exportOPML(_ words: [String]) async throws -> CommandOutput {
+        let path = try singlePath(words, usage: "feed export <opml-file>", command: "feed export")
+        let data = try await context.feeds.exportOPML()
+        let count = try await context.feeds.subscriptions().count
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw FeedError.file("cannot write \(path): \((error as NSError).localizedDescription)")
+        }
+        return CommandOutput(
+            text: "exported \(count) feeds to \(path)", json: .object(["exported": .int(count), "path": .string(path)]))
+    }
+
+    private func discover(_ words: [String]) async throws -> CommandOutput {
+        let source = try singlePath(words, usage: "feed discover <url>", command: "feed discover")
+        let found = try await context.feeds.discover(url: FeedService.url(from: source))
+        var table = Table(columns: [.init(title: "URL"), .init(title: "TITLE", flexible: true), .init(title: "TYPE")])
+        table.rows = found.map { [$0.url.absoluteString, $0.title ?? "", $0.type ?? ""] }
+        return CommandOutput(
+            text: found.isEmpty ? "no feeds found at \(source)" : table.render(context.display),
+            json: .object([
+                "feeds": .array(
+                    found.map { .object(["url": .string($0.url.absoluteString), "title": .string($0.title), "type": .string($0.type)]) })
+            ]))
+    }
+
+    // MARK: Helpers
+
+    private func singleID(_ words: [String], usage: String, command: String) throws -> Int64 {
+        let arguments = try ArgumentList(words, command: command)
+        try arguments.expectPositional(atMost: 1, usage: usage)
+        return try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "a feed id")
+    }
+
+    private func singlePath(_ words: [String], usage: String, command: String) throws -> String {
+        let arguments = try ArgumentList(words, command: command)
+        try arguments.expectPositional(atMost: 1, usage: usage)
+        return (try arguments.positional(0, name: "file", usage: usage) as NSString).expandingTildeInPath
+    }
+}

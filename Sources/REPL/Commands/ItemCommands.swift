@@ -1,0 +1,153 @@
+import Feed
+import Foundation
+import Models
+import Storage
+
+/// `items`, `item show|read`, `item mark`.
+struct ItemCommands {
+    let context: CommandContext
+
+    static let itemsUsage = "items [--feed ID] [--unread] [--starred] [--search TEXT] [--since DATE] [--limit N] [--page N]"
+
+    /// `items …`: a page of articles, newest first.
+    func items(_ words: [String]) async throws -> CommandOutput {
+        let arguments = try ArgumentList(
+            words, command: "items",
+            options: [
+                "feed": .value, "unread": .flag, "starred": .flag, "search": .value, "since": .value, "limit": .value,
+                "page": .value,
+            ])
+        try arguments.expectPositional(atMost: 0, usage: Self.itemsUsage)
+        let feedID = try arguments.id("feed")
+        if let feedID { _ = try await context.feeds.subscription(id: feedID) }
+        let since = try arguments.value("since").map { text in try context.parseDate(text, "--since") }
+        let search = arguments.value("search")?.trimmingCharacters(in: .whitespaces)
+        if let search, search.isEmpty { throw CommandError.usage("--search needs some text") }
+        let query = ArticleQuery(
+            feedID: feedID, unreadOnly: arguments.has("unread"), starredOnly: arguments.has("starred"), search: search,
+            since: since)
+        let limit = try arguments.positiveInt("limit") ?? 20
+        let page = try arguments.positiveInt("page") ?? 1
+        let viewModel = ArticleListViewModel(service: context.feeds, pageSize: limit)
+        await viewModel.showPage(page, of: query)
+        if case .failed(let message, _) = viewModel.state { throw FeedError.storage(message) }
+        let content = viewModel.state.content
+        let rows = content?.orderedRows ?? []
+        let titles = try await feedTitles()
+        let presentation = DatePresentation(locale: context.display.locale, timeZone: context.display.timeZone)
+        var table = Table(columns: [
+            .init(title: "ID", alignRight: true), .init(title: "", alignRight: false), .init(title: "DATE"),
+            .init(title: "FEED", flexible: true, minimumWidth: 6), .init(title: "TITLE", flexible: true),
+        ])
+        table.rows = rows.map { row in
+            [
+                String(row.id), Self.marks(row.status), row.article.sortDate.map { presentation.relative($0, now: context.now()) } ?? "",
+                Table.fit(titles[row.article.feedID] ?? "", width: 20), row.article.title ?? "(untitled)",
+            ]
+        }
+        let total = content?.total ?? 0
+        var text: String
+        if rows.isEmpty {
+            text = total > 0 ? "no items on page \(page) (there are \(total))" : "no items match"
+        } else {
+            text = table.render(context.display)
+            let first = (page - 1) * limit + 1
+            if total > rows.count { text += "\n\(first)–\(first + rows.count - 1) of \(total); --page \(page + 1) for more" }
+        }
+        let json = JSONValue.object([
+            "items": .array(
+                rows.map { row in
+                    .object([
+                        "id": .int(row.id), "feed_id": .int(row.article.feedID), "title": .string(row.article.title),
+                        "link": .url(row.article.link), "published": .date(row.article.published ?? row.article.updated),
+                        "unread": .bool(!row.status.isRead), "starred": .bool(row.status.isStarred),
+                    ])
+                }),
+            "total": .int(total), "page": .int(page),
+        ])
+        return CommandOutput(text: text, json: json)
+    }
+
+    /// `●` unread, `★` starred.
+    static func marks(_ status: ArticleStatus) -> String {
+        (status.isRead ? " " : "●") + (status.isStarred ? "★" : " ")
+    }
+
+    /// `item show|read|mark …`.
+    func item(_ words: [String]) async throws -> CommandOutput {
+        guard let sub = words.first?.lowercased() else {
+            throw CommandError.usage("item needs a sub-command: show, mark; try \"help item show\"")
+        }
+        let rest = Array(words.dropFirst())
+        switch sub {
+        case "show", "read": return try await show(rest)
+        case "mark": return try await mark(rest)
+        default:
+            if let id = try? ArgumentList.id(sub) { return try await show([String(id)] + rest) }
+            let hint = Suggestion.nearest(to: sub, in: ["show", "read", "mark"]).map { " (did you mean \"item \($0)\"?)" }
+            throw CommandError.usage("item has no sub-command \"\(sub)\"\(hint ?? "")")
+        }
+    }
+
+    /// `item show <ID>` / `read <ID>`: the article as text; marks it read.
+    func show(_ words: [String]) async throws -> CommandOutput {
+        let usage = "item show <ID>"
+        let arguments = try ArgumentList(words, command: "item show")
+        try arguments.expectPositional(atMost: 1, usage: usage)
+        let id = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "an item id")
+        let viewModel = ArticleListViewModel(service: context.feeds)
+        let stored = try await viewModel.open(id: id)
+        let article = stored.article
+        let feed = try? await context.feeds.subscription(id: article.feedID)
+        let presentation = DatePresentation(locale: context.display.locale, timeZone: context.display.timeZone)
+        let author = article.authors.compactMap { $0.name ?? $0.email }.joined(separator: ", ")
+        let body = article.contentText ?? article.summary ?? ""
+        var lines = [context.display.styled(TerminalText.sanitized(article.title ?? "(untitled)"), "1")]
+        lines.append("feed:   " + TerminalText.sanitized(feed?.title ?? "#\(article.feedID)"))
+        if !author.isEmpty { lines.append("author: " + TerminalText.sanitized(author)) }
+        if let date = article.sortDate { lines.append("date:   " + presentation.fullDate(date)) }
+        if let link = article.link { lines.append("link:   " + TerminalText.sanitized(link.absoluteString)) }
+        if stored.status.isStarred { lines.append("starred") }
+        if !body.isEmpty { lines.append("\n" + TextWrap.wrap(TerminalText.sanitizedKeepingLines(body), width: context.display.width)) }
+        let json = JSONValue.object([
+            "id": .int(id), "feed_id": .int(article.feedID), "feed": .string(feed?.title), "title": .string(article.title),
+            "link": .url(article.link), "published": .date(article.published ?? article.updated),
+            "author": .string(author.isEmpty ? nil : author), "content_text": .string(body),
+            "unread": .bool(false), "starred": .bool(stored.status.isStarred),
+        ])
+        return CommandOutput(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    /// `item mark <ID...> read|unread|star|unstar` and `item mark --feed ID --all read`.
+    func mark(_ words: [String]) async throws -> CommandOutput {
+        let usage = "item mark <ID...> read|unread|star|unstar, or item mark --feed ID --all read"
+        let arguments = try ArgumentList(words, command: "item mark", options: ["feed": .value, "all": .flag])
+        guard let last = arguments.positional.last?.lowercased() else { throw CommandError.usage("usage: \(usage)") }
+        guard let action = ArticleMark(rawValue: last) else {
+            let hint = Suggestion.nearest(to: last, in: ArticleMark.allCases.map(\.rawValue)).map { " (did you mean \"\($0)\"?)" }
+            throw CommandError.usage("\"\(last)\" is not read, unread, star or unstar\(hint ?? ""); usage: \(usage)")
+        }
+        if arguments.has("all") || arguments.has("feed") {
+            guard let feedID = try arguments.id("feed"), arguments.has("all"), arguments.positional.count == 1 else {
+                throw CommandError.usage("mark a whole feed with: item mark --feed ID --all read")
+            }
+            guard action == .read else { throw CommandError.usage("only \"read\" applies to a whole feed") }
+            let changed = try await context.feeds.markAllRead(feedID: feedID)
+            return CommandOutput(
+                text: "marked \(changed) items of feed #\(feedID) read", json: .object(["ok": .bool(true), "changed": .int(changed)]))
+        }
+        let idWords = arguments.positional.dropLast()
+        guard !idWords.isEmpty else { throw CommandError.usage("missing <ID...>; usage: \(usage)") }
+        var ids: [Int64] = []
+        for word in idWords { ids.append(try ArgumentList.id(word, what: "an item id")) }
+        try await context.feeds.mark(ids, action)
+        let verb = ["read": "read", "unread": "unread", "star": "starred", "unstar": "unstarred"][action.rawValue] ?? action.rawValue
+        return .ok("marked \(ids.count) \(ids.count == 1 ? "item" : "items") \(verb)")
+    }
+
+    private func feedTitles() async throws -> [Int64: String] {
+        var titles: [Int64: String] = [:]
+        for feed in try await context.feeds.subscriptions() { titles[feed.id ?? 0] = feed.title }
+        return titles
+    }
+}

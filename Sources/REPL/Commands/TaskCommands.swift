@@ -1,0 +1,180 @@
+import Feed
+import Foundation
+import Models
+import Storage
+
+/// `task add|list|done|edit|remove|undo|from-item`.
+struct TaskCommands {
+    let context: CommandContext
+
+    static let subcommands = ["add", "list", "done", "edit", "remove", "undo", "from-item"]
+
+    func run(_ words: [String]) async throws -> CommandOutput {
+        guard let sub = words.first?.lowercased() else {
+            throw CommandError.usage("task needs a sub-command: \(Self.subcommands.joined(separator: ", ")); try \"help task\"")
+        }
+        let rest = Array(words.dropFirst())
+        switch sub {
+        case "add": return try await add(rest)
+        case "list", "ls": return try await list(rest)
+        case "done", "complete": return try await done(rest)
+        case "edit": return try await edit(rest)
+        case "remove", "rm", "delete": return try await remove(rest)
+        case "undo": return try await undo(rest)
+        case "from-item": return try await fromItem(rest)
+        default:
+            let hint = Suggestion.nearest(to: sub, in: Self.subcommands).map { " (did you mean \"task \($0)\"?)" }
+            throw CommandError.usage("task has no sub-command \"\(sub)\"\(hint ?? "")")
+        }
+    }
+
+    private var tasks: TaskService { context.tasks }
+
+    private func add(_ words: [String]) async throws -> CommandOutput {
+        let usage = "task add <name> [--due DATE] [--every N unit] [--note TEXT]"
+        let arguments = try ArgumentList(
+            words, command: "task add", options: ["due": .value, "every": .countAndUnit, "note": .value])
+        let name = arguments.positional.joined(separator: " ")
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw CommandError.usage("missing <name>; usage: \(usage)") }
+        let task = try await tasks.add(
+            name: name, note: arguments.value("note"), due: try arguments.value("due").map { try context.parseDate($0, "--due") },
+            frequency: try arguments.value("every").map(Self.frequency))
+        return CommandOutput(
+            text: "added task #\(task.id ?? 0) \"\(TerminalText.sanitized(task.name))\"" + Self.schedule(task),
+            json: .object(["id": .int(task.id ?? 0)]))
+    }
+
+    /// `2 weeks`, `week`.
+    static func frequency(_ text: String) throws -> Frequency {
+        let parts = text.split(separator: " ").map(String.init)
+        if parts.count == 2 { return try Frequency.parse(count: parts[0], unit: parts[1]) }
+        return try Frequency.parse(count: "1", unit: parts.first ?? "")
+    }
+
+    /// `, due 2026-11-21, every 1 week`.
+    static func schedule(_ task: HouseholdTask) -> String {
+        var parts: [String] = []
+        if let due = task.dueDay { parts.append("due \(due)") }
+        if let frequency = task.frequency { parts.append("\(frequency)") }
+        if task.isDone { parts.append("done") }
+        return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
+    }
+
+    private func list(_ words: [String]) async throws -> CommandOutput {
+        let names: [(String, TaskListFilter)] = [
+            ("overdue", .overdue), ("today", .dueToday), ("upcoming", .upcoming), ("done", .done), ("all", .all),
+        ]
+        let arguments = try ArgumentList(
+            words, command: "task list", options: Dictionary(uniqueKeysWithValues: names.map { ($0.0, .flag) }))
+        try arguments.expectPositional(atMost: 0, usage: "task list [--overdue|--today|--upcoming|--done|--all]")
+        let chosen = names.filter { arguments.has($0.0) }
+        guard chosen.count <= 1 else { throw CommandError.usage("choose one of --overdue, --today, --upcoming, --done, --all") }
+        let filter = chosen.first?.1 ?? .open
+        let viewModel = TaskListViewModel(service: tasks)
+        await viewModel.load(filter)
+        if case .failed(let message, _) = viewModel.state { throw CommandError(code: "storage", message: message) }
+        let list = viewModel.state.content?.orderedTasks ?? []
+        let today = context.calendar.startOfDay(for: context.now())
+        var table = Table(columns: [
+            .init(title: "ID", alignRight: true), .init(title: "DUE"), .init(title: "EVERY"), .init(title: "NAME", flexible: true),
+            .init(title: "NOTE", flexible: true),
+        ])
+        table.rows = list.map { task in
+            let overdue = !task.isDone && (task.dueDate.map { $0 < today } ?? false)
+            let due = task.isDone ? "done" : (task.dueDay ?? "")
+            return [
+                String(task.id ?? 0), overdue ? context.display.styled(due, "31") : due,
+                task.frequency.map { "\($0)" } ?? "", task.name, task.note ?? "",
+            ]
+        }
+        let json = JSONValue.object([
+            "tasks": .array(
+                list.map { task in
+                    .object([
+                        "id": .int(task.id ?? 0), "name": .string(task.name), "note": .string(task.note),
+                        "due": .string(task.dueDay),
+                        "every": task.frequency.map { .object(["count": .int($0.count), "unit": .string($0.unit.rawValue)]) } ?? .null,
+                        "done": .bool(task.isDone), "item_id": task.articleID.map { .int($0) } ?? .null,
+                    ])
+                })
+        ])
+        return CommandOutput(text: list.isEmpty ? "no tasks" : table.render(context.display), json: json)
+    }
+
+    private func done(_ words: [String]) async throws -> CommandOutput {
+        let id = try singleID(words, usage: "task done <ID>", command: "task done")
+        let task = try await tasks.complete(id: id)
+        let text =
+            task.isDone
+            ? "done: task #\(id) \"\(TerminalText.sanitized(task.name))\""
+            : "done: task #\(id) \"\(TerminalText.sanitized(task.name))\", next due \(task.dueDay ?? "?")"
+        return CommandOutput(
+            text: text, json: .object(["ok": .bool(true), "id": .int(id), "done": .bool(task.isDone), "due": .string(task.dueDay)]))
+    }
+
+    private func edit(_ words: [String]) async throws -> CommandOutput {
+        let usage = "task edit <ID> [--name T] [--due DATE] [--every N unit|--once] [--note TEXT]"
+        let arguments = try ArgumentList(
+            words, command: "task edit",
+            options: ["name": .value, "due": .value, "every": .countAndUnit, "once": .flag, "note": .value])
+        try arguments.expectPositional(atMost: 1, usage: usage)
+        let id = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "a task id")
+        if arguments.has("every") && arguments.has("once") { throw CommandError.usage("choose --every or --once, not both") }
+        var frequency = FieldChange<Frequency>.keep
+        if let every = arguments.value("every") { frequency = .set(try Self.frequency(every)) }
+        if arguments.has("once") { frequency = .clear }
+        var due = FieldChange<Date>.keep
+        if let text = arguments.value("due") {
+            due = ["none", "never", ""].contains(text.lowercased()) ? .clear : .set(try context.parseDate(text, "--due"))
+        }
+        var note = FieldChange<String>.keep
+        if let text = arguments.value("note") { note = text.isEmpty ? .clear : .set(text) }
+        let task = try await tasks.edit(id: id, name: arguments.value("name"), note: note, due: due, frequency: frequency)
+        return .ok("changed task #\(id) \"\(TerminalText.sanitized(task.name))\"" + Self.schedule(task))
+    }
+
+    private func remove(_ words: [String]) async throws -> CommandOutput {
+        let id = try singleID(words, usage: "task remove <ID>", command: "task remove")
+        let task = try await tasks.task(id: id)
+        try await tasks.remove(id: id)
+        return .ok("removed task #\(id) \"\(TerminalText.sanitized(task.name))\"")
+    }
+
+    private func undo(_ words: [String]) async throws -> CommandOutput {
+        try ArgumentList(words, command: "task undo").expectPositional(atMost: 0, usage: "task undo")
+        let undone = try await tasks.undo()
+        let name = undone.task.map { " \"\(TerminalText.sanitized($0.name))\"" } ?? ""
+        let what: String
+        switch undone.kind {
+        case .add: what = "removed the task just added"
+        case .edit: what = "restored the task as it was before the edit"
+        case .complete: what = "took back the completion"
+        case .remove: what = "restored the removed task"
+        }
+        return CommandOutput(
+            text: "undid \(undone.kind.rawValue) of task #\(undone.taskID)\(name): \(what)",
+            json: .object(["ok": .bool(true), "undone": .string(undone.kind.rawValue), "id": .int(undone.taskID)]))
+    }
+
+    private func fromItem(_ words: [String]) async throws -> CommandOutput {
+        let usage = "task from-item <ID> [--due DATE]"
+        let arguments = try ArgumentList(words, command: "task from-item", options: ["due": .value])
+        try arguments.expectPositional(atMost: 1, usage: usage)
+        let articleID = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "an item id")
+        let due = try arguments.value("due").map { try context.parseDate($0, "--due") }
+        let article = try await context.feeds.article(id: articleID).article
+        let title = article.title.map { $0.isEmpty ? nil : $0 } ?? nil
+        let task = try await tasks.add(
+            name: "Read: " + (title ?? article.link?.absoluteString ?? "item #\(articleID)"),
+            note: article.link?.absoluteString, due: due, articleID: articleID)
+        return CommandOutput(
+            text: "added task #\(task.id ?? 0) \"\(TerminalText.sanitized(task.name))\"" + Self.schedule(task),
+            json: .object(["id": .int(task.id ?? 0)]))
+    }
+
+    private func singleID(_ words: [String], usage: String, command: String) throws -> Int64 {
+        let arguments = try ArgumentList(words, command: command)
+        try arguments.expectPositional(atMost: 1, usage: usage)
+        return try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "a task id")
+    }
+}

@@ -1,0 +1,76 @@
+import Feed
+import Foundation
+import Models
+import Storage
+import Synchronization
+
+/// What Tab completes, by position on the line: command words first, then sub-commands, then
+/// feed, item or task ids where a command takes one, and file paths after `feed add`,
+/// `feed import` and `feed export` (returned as `nil`: libedit's own file-name completion).
+///
+/// The ids are loaded before each prompt (`reload()`), since libedit's completion callback
+/// is synchronous.
+final class Completer: Sendable {
+    private struct Ids {
+        var feeds: [String] = []
+        var items: [String] = []
+        var tasks: [String] = []
+    }
+
+    private let feeds: FeedService?
+    private let tasks: TaskService?
+    private let ids = Mutex(Ids())
+
+    init(feeds: FeedService?, tasks: TaskService?) {
+        self.feeds = feeds
+        self.tasks = tasks
+    }
+
+    /// Loads the feed ids, the newest 100 item ids and the open task ids.
+    func reload() async {
+        var loaded = Ids()
+        if let feeds {
+            loaded.feeds = ((try? await feeds.subscriptions()) ?? []).compactMap { $0.id.map(String.init) }
+            loaded.items = ((try? await feeds.articles(matching: ArticleQuery(), limit: 100)) ?? []).map { String($0.id) }
+        }
+        if let tasks {
+            loaded.tasks = ((try? await tasks.list(.all)) ?? []).compactMap { $0.id.map(String.init) }
+        }
+        ids.withLock { $0 = loaded }
+    }
+
+    /// The candidates for the word being typed (`prefix`), given the words before it; `nil`
+    /// means "complete a file path".
+    func candidates(before: [String], prefix: String) -> [String]? {
+        let words = before.map { $0.lowercased() }
+        let pool: [String]
+        switch words.count {
+        case 0:
+            pool = CommandCatalog.words
+        case 1 where words[0] == "help":
+            pool = CommandCatalog.words
+        case 1 where !CommandCatalog.subcommands(of: words[0]).isEmpty:
+            pool = CommandCatalog.subcommands(of: words[0])
+        default:
+            let (command, sub) = (words[0], words.count > 1 ? words[1] : "")
+            let current = ids.withLock { $0 }
+            switch (command, sub) {
+            case ("feed", "add"), ("feed", "import"), ("feed", "export"): return nil
+            case ("help", _): pool = words.count == 2 ? CommandCatalog.subcommands(of: sub) : []
+            case ("feed", "refresh"):
+                pool = current.feeds
+            case ("feed", "remove"), ("feed", "rename"):
+                pool = words.count == 2 ? current.feeds : []
+            case ("items", _) where words.last == "--feed", ("item", "mark") where words.last == "--feed":
+                pool = current.feeds
+            case ("item", "show"), ("item", "read"), ("item", "mark"), ("read", _), ("task", "from-item"):
+                pool = current.items
+            case ("task", "done"), ("task", "edit"), ("task", "remove"):
+                pool = words.count == 2 ? current.tasks : []
+            default:
+                pool = []
+            }
+        }
+        return pool.filter { $0.hasPrefix(prefix.lowercased()) }
+    }
+}
