@@ -30,6 +30,21 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
         modifiedAt = task.modifiedAt.timeIntervalSince1970
     }
 
+    /// Reads the columns by name: a task list decodes thousands of rows, and this is cheaper
+    /// than `Decodable`.
+    init(row: Row) throws {
+        id = row["id"]
+        name = row["name"]
+        note = row["note"]
+        dueDate = row["dueDate"]
+        frequencyCount = row["frequencyCount"]
+        frequencyUnit = row["frequencyUnit"]
+        isDone = row["isDone"]
+        articleId = row["articleId"]
+        createdAt = row["createdAt"]
+        modifiedAt = row["modifiedAt"]
+    }
+
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     var task: HouseholdTask {

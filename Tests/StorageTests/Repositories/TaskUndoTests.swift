@@ -30,7 +30,9 @@ struct TaskUndoTests {
 
     @Test("the undo table is migration v2-task-undo, registered after v1")
     func migrationOrder() {
-        #expect(AppDatabase.migrator.migrations == ["v1", "v2-task-undo"])
+        let migrations = AppDatabase.migrator.migrations
+        #expect(migrations.first == "v1")
+        #expect((migrations.firstIndex(of: "v2-task-undo") ?? -1) > 0)
     }
 
     @Test("a v1 database gains the undo history and keeps its tasks")
