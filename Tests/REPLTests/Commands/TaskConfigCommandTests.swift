@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import REPL
+
+@Suite("task and config commands")
+struct TaskConfigCommandTests {
+    @Test("task add, list, done, edit, undo, remove: human lines and SPEC's JSON")
+    func taskLifecycle() async throws {
+        let app = try await TestApp()
+        #expect(await app.run([#"task add "Take out the bins" --every 1 week"#]).out == [
+            #"added task #1 "Take out the bins", due 2026-11-22, every week"#
+        ])
+        #expect(try await app.json("task add Vacuum --due 2026-11-20 --note 'upstairs too'")["id"] as? Int == 2)
+        #expect(try await app.json("task add Someday")["id"] as? Int == 3)
+        let list = try await app.json("task list")
+        let tasks = try #require(list["tasks"] as? [[String: Any]])
+        #expect(tasks.map { $0["name"] as? String } == ["Vacuum", "Take out the bins", "Someday"])
+        let bins = tasks[1]
+        #expect(bins["due"] as? String == "2026-11-22" && bins["done"] as? Bool == false)
+        #expect((bins["every"] as? [String: Any])?["count"] as? Int == 1)
+        #expect((bins["every"] as? [String: Any])?["unit"] as? String == "week")
+        #expect(tasks[0]["note"] as? String == "upstairs too" && tasks[2]["due"] is NSNull)
+        #expect((try await app.json("task list --overdue")["tasks"] as? [Any])?.count == 1)
+
+        #expect(await app.run(["task done 1"]).out == [#"done: task #1 "Take out the bins", next due 2026-11-29"#])
+        #expect(await app.run(["task undo"]).out == [
+            #"undid complete of task #1 "Take out the bins": took back the completion"#
+        ])
+        #expect(await app.run(["task done 2"]).out == [#"done: task #2 "Vacuum""#])
+        #expect((try await app.json("task list --done")["tasks"] as? [[String: Any]])?.first?["done"] as? Bool == true)
+        #expect(await app.run(["task edit 3 --every 2 months --name 'Clean gutters'"]).out == [
+            #"changed task #3 "Clean gutters", due 2026-11-22, every 2 months"#
+        ])
+        #expect(await app.run(["task remove 3"]).out == [#"removed task #3 "Clean gutters""#])
+        #expect(await app.run(["task undo"]).status == 0)
+        #expect(try await app.json("task list --all")["tasks"].map { ($0 as? [Any])?.count } == 3)
+    }
+
+    @Test("task errors name the field and the rule; unknown sub-commands and options suggest")
+    func taskErrors() async throws {
+        let app = try await TestApp()
+        #expect(await app.run(["task add x --every 0 days"]).err == ["error: frequency: every 0 days is not a frequency"])
+        #expect(await app.run(["task add '  '"]).err.first?.hasPrefix("error: missing <name>") == true)
+        #expect(await app.run(["task done 7"]).err == ["error: there is no task #7"])
+        #expect(await app.run(["task undo"]).err == ["error: nothing to undo"])
+        #expect(await app.run(["task finish 1"]).err == [#"error: task has no sub-command "finish""#])
+        #expect(await app.run(["task dnoe 1"]).err == [#"error: task has no sub-command "dnoe" (did you mean "task done"?)"#])
+        #expect(await app.run(["task add x --evry 2 weeks"]).err == [
+            #"error: task add has no option "--evry" (did you mean "--every"?)"#
+        ])
+        let json = await app.run(["task done 7"], json: true)
+        #expect(json.out == [#"{"error":{"code":"not_found","message":"there is no task #7"}}"#])
+    }
+
+    @Test("task from-item links a read-later task to the article")
+    func taskFromItem() async throws {
+        let app = try await TestApp()
+        app.server.serve("https://news.test/f", sampleRSS(title: "News", count: 1))
+        _ = await app.run(["feed add https://news.test/f"])
+        #expect(await app.run(["task from-item 1 --due tomorrow"]).out == [#"added task #1 "Read: Story 0", due 2026-11-23"#])
+        let task = try #require((try await app.json("task list")["tasks"] as? [[String: Any]])?.first)
+        #expect(task["item_id"] as? Int == 1 && task["note"] as? String == "https://news.test/story/0")
+    }
+
+    @Test("config show, get and refresh: sources, changed keys and the 304 path")
+    func config() async throws {
+        let app = try await TestApp()
+        let shown = try await app.json("config show")
+        #expect(shown["min_version"] as? String == "1.0.0" && shown["update_required"] as? Bool == false)
+        let values = try #require(shown["values"] as? [[String: Any]])
+        #expect(values.contains { $0["key"] as? String == "maxConcurrentRefreshes" && $0["source"] as? String == "default" })
+        #expect(try await app.json("config get minVersion")["source"] as? String == "default")
+        app.server.serve(
+            "https://config.test/config.json", #"{"minVersion":"1.0.0","maxConcurrentRefreshes":4,"extra":{"a":1}}"#,
+            headers: ["ETag": "\"c1\""])
+        let refreshed = try await app.json("config refresh")
+        #expect(refreshed["changed"] as? [String] == ["extra.a", "maxConcurrentRefreshes"])
+        #expect(refreshed["not_modified"] as? Bool == false)
+        let value = try await app.json("config get extra.a")
+        #expect(value["value"] as? Int == 1 && value["source"] as? String == "remote")
+        #expect(value["fetched_at"] as? String == "2026-11-22T10:00:00Z")
+        #expect(try await app.json("config refresh")["not_modified"] as? Bool == true)
+        #expect(await app.run(["config get nope"]).err == [#"error: no config key "nope""#])
+        app.server.serve("https://config.test/config.json", "<html>oops</html>", headers: ["ETag": "\"c2\""])
+        let failed = await app.run(["config refresh"])
+        #expect(failed.status == 1 && failed.err.first?.hasPrefix("error: config refresh failed:") == true)
+        #expect(try await app.json("config get maxConcurrentRefreshes")["value"] as? Int == 4)
+    }
+
+    @Test("a raised minVersion refuses feed, item and task commands with status 3; config still works")
+    func versionGate() async throws {
+        let app = try await TestApp()
+        app.server.serve("https://config.test/config.json", #"{"minVersion":"2.0"}"#)
+        let result = await app.run(["config refresh", "task list"])
+        #expect(result.status == 3)
+        #expect(result.err.last?.hasPrefix("error: update required: this is Tidings 1.0.0 and the configuration requires 2.0") == true)
+        for line in ["feed list", "items", "item show 1", "read 1", "task add x"] {
+            #expect(await app.run([line]).status == 3)
+        }
+        #expect(await app.run(["config show", "help", "quit"]).status == 0)
+        let (session, _) = app.session()
+        #expect(session.updateBanner()?.contains("Update required") == true)
+    }
+}
