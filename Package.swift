@@ -70,7 +70,6 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "FeedTests", dependencies: ["Feed", "Models", "Networking", "Storage"],
-            exclude: ["Support/feed_server.py"],
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings),
 
