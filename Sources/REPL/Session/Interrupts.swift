@@ -1,4 +1,4 @@
-import Dispatch
+import CLibEdit
 import Foundation
 import Synchronization
 
@@ -8,30 +8,27 @@ import Synchronization
     import Darwin
 #endif
 
-/// Ctrl-C while a command runs cancels that command (a refresh stops, the prompt comes back);
-/// the process itself is not killed. Installed by the composition root for every mode.
+/// Ctrl-C: while a command runs, it cancels that command (a refresh stops, the prompt comes
+/// back, a script ends with status 130). The process itself is not killed; at the prompt the
+/// key is ignored (Ctrl-U clears the line).
+///
+/// The signal handler (in the C shim) writes a byte down a pipe; a thread reading the pipe
+/// cancels the running command. Installed once by the composition root.
 final class Interrupts: Sendable {
     private let current = Mutex<Task<CommandOutput, any Error>?>(nil)
-    // Touched only in init (resume) and deinit (cancel): never shared while it runs.
-    nonisolated(unsafe) private let source: any DispatchSourceSignal
-    private let interrupted = Atomic<Int>(0)
 
     init() {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [weak self] in
-            guard let self else { return }
-            let task = self.current.withLock { $0 }
-            self.interrupted.add(1, ordering: .relaxed)
-            task?.cancel()
+        let descriptor = tidings_install_sigint()
+        guard descriptor >= 0 else { return }
+        let thread = Thread { [weak self] in
+            var byte: UInt8 = 0
+            while read(descriptor, &byte, 1) == 1 {
+                self?.current.withLock { $0 }?.cancel()
+            }
         }
-        source.resume()
+        thread.name = "tidings-interrupts"
+        thread.start()
     }
-
-    deinit { source.cancel() }
-
-    /// How many times Ctrl-C was pressed.
-    var count: Int { interrupted.load(ordering: .relaxed) }
 
     /// The command now running (`nil` when none).
     func running(_ task: Task<CommandOutput, any Error>?) {

@@ -94,6 +94,9 @@ final class TerminalSession {
         close(master)
     }
 
+    /// The process id, to signal it as a terminal would.
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Types `text` (use `\r` for Enter, `\t` for Tab, `\u{1b}[A` for Up).
     func type(_ text: String) {
         let bytes = Array(text.utf8)

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@Suite("tidings interrupted", .serialized)
+struct InterruptTests {
+    @Test("Ctrl-C during a slow refresh cancels it and returns to the prompt; the session goes on")
+    func interruptRefresh() async throws {
+        let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-slow-\(UUID().uuidString)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: site)
+            try? FileManager.default.removeItem(at: home)
+        }
+        try await withFeedServer(serving: site) { base in
+            let opml = home.appendingPathComponent("slow.opml")
+            try """
+                <?xml version="1.0"?><opml version="2.0"><head><title>slow</title></head><body>
+                <outline type="rss" text="Slow" xmlUrl="\(base.absoluteString)/slow/feed.xml"/></body></opml>
+                """.write(to: opml, atomically: true, encoding: .utf8)
+            let terminal = try TerminalSession(arguments: ["--home", home.path])
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("feed import \(opml.path)\r")
+            #expect(terminal.waitFor("imported 1 feeds"))
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("feed refresh\r")
+            try await Task.sleep(for: .milliseconds(500))  // the request is now held by the server
+            kill(terminal.processIdentifier, SIGINT)  // what the terminal sends for Ctrl-C
+            #expect(terminal.waitFor("error: interrupted", seconds: 10))
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("help quit\r")
+            #expect(terminal.waitFor("usage: quit"))
+            terminal.type("quit\r")
+            #expect(terminal.exitStatus() == 0)
+        }
+    }
+
+    @Test("Ctrl-C in a script stops it with status 130")
+    func interruptScript() async throws {
+        let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-slow-\(UUID().uuidString)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: site)
+            try? FileManager.default.removeItem(at: home)
+        }
+        try await withFeedServer(serving: site) { base in
+            let binary = try #require(TidingsBinary.url)
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["--home", home.path, "-c", "feed add \(base.absoluteString)/slow/feed.xml", "-c", "help"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            try await Task.sleep(for: .milliseconds(700))
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 130)
+            #expect(text == "error: interrupted\n")
+        }
+    }
+}
