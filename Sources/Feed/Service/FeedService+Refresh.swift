@@ -42,6 +42,7 @@ extension FeedService {
             }
         }
         if Task.isCancelled { summary.cancelled = true }
+        summary.failed.sort { $0.feedID < $1.feedID }  // feeds finish in any order; report them in id order
         progress?(.finished(summary))
         return summary
     }
