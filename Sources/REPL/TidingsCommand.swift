@@ -142,13 +142,15 @@ struct TidingsCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("tidings: cannot read the script \(script)\n".utf8))
                 throw ExitCode(2)
             }
-            status = await session.runScript(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            status = await session.runScript(
+                text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         } else if isatty(STDIN_FILENO) != 0 {
             // An interactive session refreshes the config in the background when the minimum
             // fetch interval has passed; the prompt never waits for it.
             let config = app.config
             Task.detached(priority: .background) { _ = await config.refresh(force: false) }
-            let editor = LibEditLineEditor(history: app.history.entries, completer: Completer(feeds: app.feeds, tasks: app.tasks))
+            let editor = LibEditLineEditor(
+                history: app.history.entries, completer: Completer(feeds: app.feeds, tasks: app.tasks))
             status = await session.runInteractive(editor: editor)
         } else {
             status = await session.runScript(AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } })

@@ -58,7 +58,9 @@ public struct HTTPFeedFetcher: FeedFetching {
     private let timeout: TimeInterval
 
     /// Creates a fetcher over a transport.
-    public init(transport: any HTTPTransport, timeout: TimeInterval = 30, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        transport: any HTTPTransport, timeout: TimeInterval = 30, now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.transport = transport
         self.timeout = timeout
         self.now = now
@@ -89,7 +91,9 @@ public struct HTTPFeedFetcher: FeedFetching {
                 FetchedDocument(
                     body: response.body, url: response.url, etag: response.headers["ETag"],
                     lastModified: response.headers["Last-Modified"], charset: response.charset,
-                    mediaType: type.map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() },
+                    mediaType: type.map {
+                        $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
+                    },
                     permanentRedirect: response.permanentRedirect))
         case 410:
             throw .gone

@@ -90,7 +90,8 @@ extension FeedService {
                 summary.alreadyPresent += 1
                 continue
             }
-            let title = subscription.title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
+            let title =
+                subscription.title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
                 ?? url.host ?? url.absoluteString
             let feed = FeedSource(url: url, title: title, homePageURL: subscription.homePageURL)
             _ = try await storage { () async throws(StorageError) in try await feeds.add(feed) }

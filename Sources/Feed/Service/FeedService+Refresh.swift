@@ -14,7 +14,9 @@ extension FeedService {
         let targets: [FeedSource]
         if let feedIDs {
             var chosen: [FeedSource] = []
-            for id in feedIDs where !chosen.contains(where: { $0.id == id }) { chosen.append(try await subscription(id: id)) }
+            for id in feedIDs where !chosen.contains(where: { $0.id == id }) {
+                chosen.append(try await subscription(id: id))
+            }
             targets = chosen
         } else {
             targets = try await subscriptions()
@@ -107,7 +109,8 @@ extension FeedService {
                 guard let feedID = feed.id else { throw FeedError.notFound(entity: "feed", id: 0) }
                 let merge: MergeResult
                 do {
-                    merge = try await articles.merge(parsed.items.map { $0.article(feedID: feedID) }, intoFeed: feedID, now: now)
+                    merge = try await articles.merge(
+                        parsed.items.map { $0.article(feedID: feedID) }, intoFeed: feedID, now: now)
                 } catch {
                     throw FeedError.storage(error.errorDescription ?? "\(error)")
                 }

@@ -78,7 +78,8 @@ public actor FeedService {
         {
             throw .alreadySubscribed(id: existing.id ?? 0, title: existing.title)
         }
-        let name = title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty ?? Self.title(for: parsed, url: feedURL)
+        let name =
+            title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty ?? Self.title(for: parsed, url: feedURL)
         let source = FeedSource(
             url: feedURL, title: name, homePageURL: parsed.link, format: parsed.format, etag: document.etag,
             lastModified: document.lastModified, contentHash: SHA256.hex(of: document.body), lastResult: .ok,

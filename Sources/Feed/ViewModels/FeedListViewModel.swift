@@ -82,7 +82,10 @@ public final class FeedListViewModel: Sendable {
             async let counts = service.articleCounts()
             let (all, allCounts) = try await (feeds, counts)
             let rows = all.map { feed in
-                (id: feed.id ?? 0, row: FeedRow(feed: feed, counts: allCounts[feed.id ?? 0] ?? ArticleCounts(unread: 0, total: 0)))
+                (
+                    id: feed.id ?? 0,
+                    row: FeedRow(feed: feed, counts: allCounts[feed.id ?? 0] ?? ArticleCounts(unread: 0, total: 0))
+                )
             }
             publisher.send(.loaded(try ListContent.make(rows, previous: state.content)))
         } catch let error as FeedError {

@@ -34,7 +34,9 @@ struct ArgumentList {
             let name = String(word.dropFirst(2))
             guard let kind = options[name] else {
                 let hint = Suggestion.nearest(to: name, in: Array(options.keys)).map { " (did you mean \"--\($0)\"?)" }
-                let known = options.isEmpty ? "" : "; it accepts " + options.keys.sorted().map { "--" + $0 }.joined(separator: ", ")
+                let known =
+                    options.isEmpty
+                    ? "" : "; it accepts " + options.keys.sorted().map { "--" + $0 }.joined(separator: ", ")
                 throw .usage("\(command) has no option \"\(word)\"\(hint ?? known)")
             }
             guard values[name] == nil else { throw .usage("\(command): \(word) is given twice") }
@@ -46,7 +48,9 @@ struct ArgumentList {
                 values[name] = words[index]
                 index += 1
             case .countAndUnit:
-                guard index < words.count else { throw .usage("\(command): \(word) needs a count and a unit, like \(word) 2 weeks") }
+                guard index < words.count else {
+                    throw .usage("\(command): \(word) needs a count and a unit, like \(word) 2 weeks")
+                }
                 if Int(words[index]) != nil, index + 1 < words.count {
                     values[name] = words[index] + " " + words[index + 1]
                     index += 2

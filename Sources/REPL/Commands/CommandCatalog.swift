@@ -30,23 +30,28 @@ enum CommandCatalog {
             example: "feed add https://www.swift.org/atom.xml"),
         .init(
             names: ["feed list"], usage: "feed list",
-            summary: "subscriptions with unread/total counts, the last refresh result and the URL", example: "feed list"),
+            summary: "subscriptions with unread/total counts, the last refresh result and the URL", example: "feed list"
+        ),
         .init(
             names: ["feed refresh"], usage: "feed refresh [ID...]",
             summary: "refresh the given feeds or all, concurrently, and summarise", example: "feed refresh"),
         .init(
             names: ["feed remove"], usage: "feed remove <ID>",
             summary: "unsubscribe and delete the feed's items (starred ones too)", example: "feed remove 3"),
-        .init(names: ["feed rename"], usage: "feed rename <ID> <title>", summary: "rename a feed", example: "feed rename 3 Swift blog"),
+        .init(
+            names: ["feed rename"], usage: "feed rename <ID> <title>", summary: "rename a feed",
+            example: "feed rename 3 Swift blog"),
         .init(
             names: ["feed import"], usage: "feed import <opml-file>",
-            summary: "subscribe to an OPML list without fetching (run feed refresh next)", example: "feed import ~/feeds.opml"),
+            summary: "subscribe to an OPML list without fetching (run feed refresh next)",
+            example: "feed import ~/feeds.opml"),
         .init(
             names: ["feed export"], usage: "feed export <opml-file>", summary: "write the subscriptions as OPML 2.0",
             example: "feed export ~/feeds.opml"),
         .init(
             names: ["feed discover"], usage: "feed discover <url>",
-            summary: "list the feeds an HTML page links to, without subscribing", example: "feed discover https://www.swift.org/"),
+            summary: "list the feeds an HTML page links to, without subscribing",
+            example: "feed discover https://www.swift.org/"),
         .init(
             names: ["items"], usage: ItemCommands.itemsUsage,
             summary: "articles, newest first, 20 a page (● unread, ★ starred); dates: today, -2w, 2026-11-01",
@@ -82,13 +87,16 @@ enum CommandCatalog {
             names: ["task from-item"], usage: "task from-item <ID> [--due DATE]",
             summary: "turn an article into a one-off \"read later\" task", example: "task from-item 4 --due tomorrow"),
         .init(
-            names: ["config"], usage: "config show|refresh|get", summary: "the remote configuration", example: "config show"),
+            names: ["config"], usage: "config show|refresh|get", summary: "the remote configuration",
+            example: "config show"),
         .init(
             names: ["config show"], usage: "config show",
-            summary: "every key with its value and source, the minimum version and the last refresh", example: "config show"),
+            summary: "every key with its value and source, the minimum version and the last refresh",
+            example: "config show"),
         .init(
             names: ["config refresh"], usage: "config refresh",
-            summary: "fetch the remote config now, activate and keep it, print the changed keys", example: "config refresh"),
+            summary: "fetch the remote config now, activate and keep it, print the changed keys",
+            example: "config refresh"),
         .init(
             names: ["config get"], usage: "config get <key>", summary: "one value (nested keys with dots)",
             example: "config get features.fullTextSearch"),
@@ -99,7 +107,8 @@ enum CommandCatalog {
             names: ["history"], usage: "history",
             summary: "show the lines entered in earlier interactive sessions, oldest first", example: "history"),
         .init(
-            names: ["quit", "exit"], usage: "quit | exit | Ctrl-D", summary: "leave Tidings (the history is already saved)",
+            names: ["quit", "exit"], usage: "quit | exit | Ctrl-D",
+            summary: "leave Tidings (the history is already saved)",
             example: "quit"),
     ]
 

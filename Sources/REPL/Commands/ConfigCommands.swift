@@ -54,10 +54,13 @@ struct ConfigCommands {
         }
         let json = JSONValue.object([
             "values": .array(
-                entries.map { .object(["key": .string($0.key), "value": $0.value, "source": .string($0.source.rawValue)]) }),
+                entries.map {
+                    .object(["key": .string($0.key), "value": $0.value, "source": .string($0.source.rawValue)])
+                }),
             "min_version": .string(minimum), "app_version": .string(context.appVersion.description),
             "update_required": .bool(required), "config_url": .string(provider.configURL.absoluteString),
-            "last_refresh": provider.lastRefresh.map { .object(["at": .date($0.at), "result": .string($0.result)]) } ?? .null,
+            "last_refresh": provider.lastRefresh.map { .object(["at": .date($0.at), "result": .string($0.result)]) }
+                ?? .null,
         ])
         return CommandOutput(text: lines.joined(separator: "\n"), json: json)
     }
@@ -70,12 +73,15 @@ struct ConfigCommands {
                 code: "config_refresh_failed",
                 message: "config refresh failed: \(error.errorDescription ?? "\(error)"); keeping the current values")
         case .throttled(let until):
-            throw CommandError(code: "config_refresh_failed", message: "config refresh throttled until \(RFC3339.string(from: until))")
+            throw CommandError(
+                code: "config_refresh_failed", message: "config refresh throttled until \(RFC3339.string(from: until))")
         case .notModified:
             return CommandOutput(
                 text: "config not modified", json: .object(["changed": .array([]), "not_modified": .bool(true)]))
         case .updated(let keys):
-            let text = keys.isEmpty ? "config refreshed: no keys changed" : "config refreshed: changed " + keys.joined(separator: ", ")
+            let text =
+                keys.isEmpty
+                ? "config refreshed: no keys changed" : "config refreshed: changed " + keys.joined(separator: ", ")
             return CommandOutput(
                 text: text, json: .object(["changed": .array(keys.map { .string($0) }), "not_modified": .bool(false)]))
         }

@@ -11,7 +11,8 @@ struct FeedCommands {
 
     func run(_ words: [String]) async throws -> CommandOutput {
         guard let sub = words.first?.lowercased() else {
-            throw CommandError.usage("feed needs a sub-command: \(Self.subcommands.joined(separator: ", ")); try \"help feed\"")
+            throw CommandError.usage(
+                "feed needs a sub-command: \(Self.subcommands.joined(separator: ", ")); try \"help feed\"")
         }
         let rest = Array(words.dropFirst())
         switch sub {
@@ -34,9 +35,11 @@ struct FeedCommands {
         let arguments = try ArgumentList(words, command: "feed add", options: ["title": .value])
         let source = try arguments.positional(0, name: "url-or-path", usage: usage)
         try arguments.expectPositional(atMost: 1, usage: usage)
-        let summary = try await context.feeds.subscribe(url: FeedService.url(from: source), title: arguments.value("title"))
+        let summary = try await context.feeds.subscribe(
+            url: FeedService.url(from: source), title: arguments.value("title"))
         let id = summary.feed.id ?? 0
-        var text = "added feed #\(id) \"\(TerminalText.sanitized(summary.feed.title))\": \(summary.itemCount) items (\(summary.newCount) new)"
+        var text =
+            "added feed #\(id) \"\(TerminalText.sanitized(summary.feed.title))\": \(summary.itemCount) items (\(summary.newCount) new)"
         for warning in summary.warnings { text += "\nwarning: " + TerminalText.sanitized(warning) }
         return CommandOutput(
             text: text,
@@ -57,13 +60,17 @@ struct FeedCommands {
             .init(title: "UNREAD", alignRight: true), .init(title: "LAST RESULT", flexible: false), .init(title: "URL"),
         ])
         table.rows = rows.map { row in
-            [String(row.id), row.feed.title, "\(row.counts.unread)/\(row.counts.total)", Self.result(row.feed), row.feed.url.absoluteString]
+            [
+                String(row.id), row.feed.title, "\(row.counts.unread)/\(row.counts.total)", Self.result(row.feed),
+                row.feed.url.absoluteString,
+            ]
         }
         let json = JSONValue.object([
             "feeds": .array(
                 rows.map { row in
                     .object([
-                        "id": .int(row.id), "title": .string(row.feed.title), "url": .string(row.feed.url.absoluteString),
+                        "id": .int(row.id), "title": .string(row.feed.title),
+                        "url": .string(row.feed.url.absoluteString),
                         "unread": .int(row.counts.unread), "total": .int(row.counts.total),
                         "last_result": .string(row.feed.lastResult?.description),
                         "refreshed_at": .date(row.feed.lastRefreshedAt),
@@ -99,7 +106,8 @@ struct FeedCommands {
         if showProgress { progress(nil) }
         guard let summary else {
             if case .failed(let message, _) = viewModel.state {
-                if let id = ids.first(where: { message == FeedError.notFound(entity: "feed", id: $0).errorDescription }) {
+                if let id = ids.first(where: { message == FeedError.notFound(entity: "feed", id: $0).errorDescription })
+                {
                     throw FeedError.notFound(entity: "feed", id: id)
                 }
                 throw FeedError.storage(message)
@@ -112,7 +120,8 @@ struct FeedCommands {
             + "\(summary.notModified) not modified, \(summary.failed.count) failed"
         if summary.skipped > 0 { text += ", \(summary.skipped) skipped" }
         for failure in summary.failed {
-            text += "\n  " + context.display.styled("#\(failure.feedID)", "31") + " \(failure.url.absoluteString): "
+            text +=
+                "\n  " + context.display.styled("#\(failure.feedID)", "31") + " \(failure.url.absoluteString): "
                 + TerminalText.sanitized(failure.reason)
         }
         let json = JSONValue.object([
@@ -120,7 +129,9 @@ struct FeedCommands {
             "not_modified": .int(summary.notModified), "skipped": .int(summary.skipped),
             "failed": .array(
                 summary.failed.map {
-                    .object(["id": .int($0.feedID), "url": .string($0.url.absoluteString), "reason": .string($0.reason)])
+                    .object([
+                        "id": .int($0.feedID), "url": .string($0.url.absoluteString), "reason": .string($0.reason),
+                    ])
                 }),
         ])
         return CommandOutput(text: text, json: json)
@@ -139,7 +150,9 @@ struct FeedCommands {
         let arguments = try ArgumentList(words, command: "feed rename")
         let id = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "a feed id")
         let title = arguments.positional.dropFirst().joined(separator: " ")
-        guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw CommandError.usage("missing <title>; usage: \(usage)") }
+        guard !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CommandError.usage("missing <title>; usage: \(usage)")
+        }
         try await context.feeds.rename(id: id, to: title)
         return .ok("renamed feed #\(id) to \"\(TerminalText.sanitized(title))\"")
     }
@@ -181,7 +194,11 @@ struct FeedCommands {
             text: found.isEmpty ? "no feeds found at \(source)" : table.render(context.display),
             json: .object([
                 "feeds": .array(
-                    found.map { .object(["url": .string($0.url.absoluteString), "title": .string($0.title), "type": .string($0.type)]) })
+                    found.map {
+                        .object([
+                            "url": .string($0.url.absoluteString), "title": .string($0.title), "type": .string($0.type),
+                        ])
+                    })
             ]))
     }
 

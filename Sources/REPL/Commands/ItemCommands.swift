@@ -7,7 +7,8 @@ import Storage
 struct ItemCommands {
     let context: CommandContext
 
-    static let itemsUsage = "items [--feed ID] [--unread] [--starred] [--search TEXT] [--since DATE] [--limit N] [--page N]"
+    static let itemsUsage =
+        "items [--feed ID] [--unread] [--starred] [--search TEXT] [--since DATE] [--limit N] [--page N]"
 
     /// `items …`: a page of articles, newest first.
     func items(_ words: [String]) async throws -> CommandOutput {
@@ -41,7 +42,8 @@ struct ItemCommands {
         ])
         table.rows = rows.map { row in
             [
-                String(row.id), Self.marks(row.status), row.article.sortDate.map { presentation.relative($0, now: context.now()) } ?? "",
+                String(row.id), Self.marks(row.status),
+                row.article.sortDate.map { presentation.relative($0, now: context.now()) } ?? "",
                 Table.fit(titles[row.article.feedID] ?? "", width: 20), row.article.title ?? "(untitled)",
             ]
         }
@@ -52,14 +54,17 @@ struct ItemCommands {
         } else {
             text = table.render(context.display)
             let first = (page - 1) * limit + 1
-            if total > rows.count { text += "\n\(first)–\(first + rows.count - 1) of \(total); --page \(page + 1) for more" }
+            if total > rows.count {
+                text += "\n\(first)–\(first + rows.count - 1) of \(total); --page \(page + 1) for more"
+            }
         }
         let json = JSONValue.object([
             "items": .array(
                 rows.map { row in
                     .object([
                         "id": .int(row.id), "feed_id": .int(row.article.feedID), "title": .string(row.article.title),
-                        "link": .url(row.article.link), "published": .date(row.article.published ?? row.article.updated),
+                        "link": .url(row.article.link),
+                        "published": .date(row.article.published ?? row.article.updated),
                         "unread": .bool(!row.status.isRead), "starred": .bool(row.status.isStarred),
                     ])
                 }),
@@ -84,7 +89,9 @@ struct ItemCommands {
         case "mark": return try await mark(rest)
         default:
             if let id = try? ArgumentList.id(sub) { return try await show([String(id)] + rest) }
-            let hint = Suggestion.nearest(to: sub, in: ["show", "read", "mark"]).map { " (did you mean \"item \($0)\"?)" }
+            let hint = Suggestion.nearest(to: sub, in: ["show", "read", "mark"]).map {
+                " (did you mean \"item \($0)\"?)"
+            }
             throw CommandError.usage("item has no sub-command \"\(sub)\"\(hint ?? "")")
         }
     }
@@ -108,9 +115,12 @@ struct ItemCommands {
         if let date = article.sortDate { lines.append("date:   " + presentation.fullDate(date)) }
         if let link = article.link { lines.append("link:   " + TerminalText.sanitized(link.absoluteString)) }
         if stored.status.isStarred { lines.append("starred") }
-        if !body.isEmpty { lines.append("\n" + TextWrap.wrap(TerminalText.sanitizedKeepingLines(body), width: context.display.width)) }
+        if !body.isEmpty {
+            lines.append("\n" + TextWrap.wrap(TerminalText.sanitizedKeepingLines(body), width: context.display.width))
+        }
         let json = JSONValue.object([
-            "id": .int(id), "feed_id": .int(article.feedID), "feed": .string(feed?.title), "title": .string(article.title),
+            "id": .int(id), "feed_id": .int(article.feedID), "feed": .string(feed?.title),
+            "title": .string(article.title),
             "link": .url(article.link), "published": .date(article.published ?? article.updated),
             "author": .string(author.isEmpty ? nil : author), "content_text": .string(body),
             "unread": .bool(false), "starred": .bool(stored.status.isStarred),
@@ -124,7 +134,9 @@ struct ItemCommands {
         let arguments = try ArgumentList(words, command: "item mark", options: ["feed": .value, "all": .flag])
         guard let last = arguments.positional.last?.lowercased() else { throw CommandError.usage("usage: \(usage)") }
         guard let action = ArticleMark(rawValue: last) else {
-            let hint = Suggestion.nearest(to: last, in: ArticleMark.allCases.map(\.rawValue)).map { " (did you mean \"\($0)\"?)" }
+            let hint = Suggestion.nearest(to: last, in: ArticleMark.allCases.map(\.rawValue)).map {
+                " (did you mean \"\($0)\"?)"
+            }
             throw CommandError.usage("\"\(last)\" is not read, unread, star or unstar\(hint ?? ""); usage: \(usage)")
         }
         if arguments.has("all") || arguments.has("feed") {
@@ -134,14 +146,17 @@ struct ItemCommands {
             guard action == .read else { throw CommandError.usage("only \"read\" applies to a whole feed") }
             let changed = try await context.feeds.markAllRead(feedID: feedID)
             return CommandOutput(
-                text: "marked \(changed) items of feed #\(feedID) read", json: .object(["ok": .bool(true), "changed": .int(changed)]))
+                text: "marked \(changed) items of feed #\(feedID) read",
+                json: .object(["ok": .bool(true), "changed": .int(changed)]))
         }
         let idWords = arguments.positional.dropLast()
         guard !idWords.isEmpty else { throw CommandError.usage("missing <ID...>; usage: \(usage)") }
         var ids: [Int64] = []
         for word in idWords { ids.append(try ArgumentList.id(word, what: "an item id")) }
         try await context.feeds.mark(ids, action)
-        let verb = ["read": "read", "unread": "unread", "star": "starred", "unstar": "unstarred"][action.rawValue] ?? action.rawValue
+        let verb =
+            ["read": "read", "unread": "unread", "star": "starred", "unstar": "unstarred"][action.rawValue]
+            ?? action.rawValue
         return .ok("marked \(ids.count) \(ids.count == 1 ? "item" : "items") \(verb)")
     }
 

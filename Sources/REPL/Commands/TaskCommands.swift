@@ -11,7 +11,8 @@ struct TaskCommands {
 
     func run(_ words: [String]) async throws -> CommandOutput {
         guard let sub = words.first?.lowercased() else {
-            throw CommandError.usage("task needs a sub-command: \(Self.subcommands.joined(separator: ", ")); try \"help task\"")
+            throw CommandError.usage(
+                "task needs a sub-command: \(Self.subcommands.joined(separator: ", ")); try \"help task\"")
         }
         let rest = Array(words.dropFirst())
         switch sub {
@@ -35,9 +36,12 @@ struct TaskCommands {
         let arguments = try ArgumentList(
             words, command: "task add", options: ["due": .value, "every": .countAndUnit, "note": .value])
         let name = arguments.positional.joined(separator: " ")
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw CommandError.usage("missing <name>; usage: \(usage)") }
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CommandError.usage("missing <name>; usage: \(usage)")
+        }
         let task = try await tasks.add(
-            name: name, note: arguments.value("note"), due: try arguments.value("due").map { try context.parseDate($0, "--due") },
+            name: name, note: arguments.value("note"),
+            due: try arguments.value("due").map { try context.parseDate($0, "--due") },
             frequency: try arguments.value("every").map(Self.frequency))
         return CommandOutput(
             text: "added task #\(task.id ?? 0) \"\(TerminalText.sanitized(task.name))\"" + Self.schedule(task),
@@ -68,7 +72,9 @@ struct TaskCommands {
             words, command: "task list", options: Dictionary(uniqueKeysWithValues: names.map { ($0.0, .flag) }))
         try arguments.expectPositional(atMost: 0, usage: "task list [--overdue|--today|--upcoming|--done|--all]")
         let chosen = names.filter { arguments.has($0.0) }
-        guard chosen.count <= 1 else { throw CommandError.usage("choose one of --overdue, --today, --upcoming, --done, --all") }
+        guard chosen.count <= 1 else {
+            throw CommandError.usage("choose one of --overdue, --today, --upcoming, --done, --all")
+        }
         let filter = chosen.first?.1 ?? .open
         let viewModel = TaskListViewModel(service: tasks)
         await viewModel.load(filter)
@@ -76,7 +82,8 @@ struct TaskCommands {
         let list = viewModel.state.content?.orderedTasks ?? []
         let today = context.calendar.startOfDay(for: context.now())
         var table = Table(columns: [
-            .init(title: "ID", alignRight: true), .init(title: "DUE"), .init(title: "EVERY"), .init(title: "NAME", flexible: true),
+            .init(title: "ID", alignRight: true), .init(title: "DUE"), .init(title: "EVERY"),
+            .init(title: "NAME", flexible: true),
             .init(title: "NOTE", flexible: true),
         ])
         table.rows = list.map { task in
@@ -93,7 +100,9 @@ struct TaskCommands {
                     .object([
                         "id": .int(task.id ?? 0), "name": .string(task.name), "note": .string(task.note),
                         "due": .string(task.dueDay),
-                        "every": task.frequency.map { .object(["count": .int($0.count), "unit": .string($0.unit.rawValue)]) } ?? .null,
+                        "every": task.frequency.map {
+                            .object(["count": .int($0.count), "unit": .string($0.unit.rawValue)])
+                        } ?? .null,
                         "done": .bool(task.isDone), "item_id": task.articleID.map { .int($0) } ?? .null,
                     ])
                 })
@@ -109,7 +118,8 @@ struct TaskCommands {
             ? "done: task #\(id) \"\(TerminalText.sanitized(task.name))\""
             : "done: task #\(id) \"\(TerminalText.sanitized(task.name))\", next due \(task.dueDay ?? "?")"
         return CommandOutput(
-            text: text, json: .object(["ok": .bool(true), "id": .int(id), "done": .bool(task.isDone), "due": .string(task.dueDay)]))
+            text: text,
+            json: .object(["ok": .bool(true), "id": .int(id), "done": .bool(task.isDone), "due": .string(task.dueDay)]))
     }
 
     private func edit(_ words: [String]) async throws -> CommandOutput {
@@ -119,17 +129,21 @@ struct TaskCommands {
             options: ["name": .value, "due": .value, "every": .countAndUnit, "once": .flag, "note": .value])
         try arguments.expectPositional(atMost: 1, usage: usage)
         let id = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "a task id")
-        if arguments.has("every") && arguments.has("once") { throw CommandError.usage("choose --every or --once, not both") }
+        if arguments.has("every") && arguments.has("once") {
+            throw CommandError.usage("choose --every or --once, not both")
+        }
         var frequency = FieldChange<Frequency>.keep
         if let every = arguments.value("every") { frequency = .set(try Self.frequency(every)) }
         if arguments.has("once") { frequency = .clear }
         var due = FieldChange<Date>.keep
         if let text = arguments.value("due") {
-            due = ["none", "never", ""].contains(text.lowercased()) ? .clear : .set(try context.parseDate(text, "--due"))
+            due =
+                ["none", "never", ""].contains(text.lowercased()) ? .clear : .set(try context.parseDate(text, "--due"))
         }
         var note = FieldChange<String>.keep
         if let text = arguments.value("note") { note = text.isEmpty ? .clear : .set(text) }
-        let task = try await tasks.edit(id: id, name: arguments.value("name"), note: note, due: due, frequency: frequency)
+        let task = try await tasks.edit(
+            id: id, name: arguments.value("name"), note: note, due: due, frequency: frequency)
         return .ok("changed task #\(id) \"\(TerminalText.sanitized(task.name))\"" + Self.schedule(task))
     }
 

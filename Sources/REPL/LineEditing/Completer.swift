@@ -31,7 +31,9 @@ final class Completer: Sendable {
         var loaded = Ids()
         if let feeds {
             loaded.feeds = ((try? await feeds.subscriptions()) ?? []).compactMap { $0.id.map(String.init) }
-            loaded.items = ((try? await feeds.articles(matching: ArticleQuery(), limit: 100)) ?? []).map { String($0.id) }
+            loaded.items = ((try? await feeds.articles(matching: ArticleQuery(), limit: 100)) ?? []).map {
+                String($0.id)
+            }
         }
         if let tasks {
             loaded.tasks = ((try? await tasks.list(.all)) ?? []).compactMap { $0.id.map(String.init) }

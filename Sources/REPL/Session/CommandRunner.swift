@@ -12,7 +12,8 @@ struct CommandRunner: Sendable {
 
     /// The banner shown when the configuration requires a newer version; `nil` otherwise.
     func updateBanner() -> String? {
-        guard context.config.isUpdateRequired(appVersion: context.appVersion), let minimum = context.config.minVersion else {
+        guard context.config.isUpdateRequired(appVersion: context.appVersion), let minimum = context.config.minVersion
+        else {
             return nil
         }
         return context.display.styled(
@@ -27,7 +28,8 @@ struct CommandRunner: Sendable {
             let minimum = context.config.minVersion.map { "\($0)" } ?? "a newer version"
             throw CommandError(
                 code: "update_required",
-                message: "update required: this is Tidings \(context.appVersion) and the configuration requires \(minimum); "
+                message:
+                    "update required: this is Tidings \(context.appVersion) and the configuration requires \(minimum); "
                     + "\"\(command)\" is refused until you update (config commands still work)",
                 exitStatus: 3)
         }
@@ -60,18 +62,25 @@ struct CommandRunner: Sendable {
     private func help(_ arguments: [String]) throws -> CommandOutput {
         guard !arguments.isEmpty else {
             let commands = CommandCatalog.all.map { command -> JSONValue in
-                .object(["name": .string(command.name), "usage": .string(command.usage), "summary": .string(command.summary)])
+                .object([
+                    "name": .string(command.name), "usage": .string(command.usage), "summary": .string(command.summary),
+                ])
             }
             return CommandOutput(
-                text: "Commands:\n" + CommandCatalog.overview + "\n\nType \"help <command>\" for its usage and an example.",
+                text: "Commands:\n" + CommandCatalog.overview
+                    + "\n\nType \"help <command>\" for its usage and an example.",
                 json: .object(["commands": .array(commands)]))
         }
         let topic = arguments.joined(separator: " ")
         guard let command = CommandCatalog.command(named: topic) else {
-            guard arguments.count <= 2 else { throw CommandError.usage("help takes a command name, like \"help feed add\"") }
+            guard arguments.count <= 2 else {
+                throw CommandError.usage("help takes a command name, like \"help feed add\"")
+            }
             throw CommandError.unknownCommand(topic)
         }
-        let related = CommandCatalog.all.filter { $0.group == command.group && $0.name != command.name && command.isGroup }
+        let related = CommandCatalog.all.filter {
+            $0.group == command.group && $0.name != command.name && command.isGroup
+        }
         var text = "usage: \(command.usage)\n\(command.summary)\nexample: \(command.example)"
         if !related.isEmpty { text += "\n\n" + related.map { "  \($0.usage)" }.joined(separator: "\n") }
         return CommandOutput(

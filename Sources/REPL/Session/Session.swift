@@ -124,14 +124,17 @@ final class Session {
         case let error as CommandError: return error
         case let error as FeedError: return CommandError(error)
         case let error as TaskError: return CommandError(code: error.code, message: error.description)
-        case let error as any LocalizedError: return CommandError(code: "failed", message: error.errorDescription ?? "\(error)")
+        case let error as any LocalizedError:
+            return CommandError(code: "failed", message: error.errorDescription ?? "\(error)")
         default: return CommandError(code: "failed", message: String(describing: error))
         }
     }
 
     private func report(_ error: CommandError) {
         if options.json {
-            console.out(JSONValue.object(["error": .object(["code": .string(error.code), "message": .string(error.message)])]).description)
+            console.out(
+                JSONValue.object(["error": .object(["code": .string(error.code), "message": .string(error.message)])])
+                    .description)
         }
         console.err("error: \(error.message)")
     }

@@ -8,9 +8,12 @@ import Testing
 
 @Suite("FeedService end to end over loopback HTTP")
 struct FeedEndToEndTests {
-    @Test("20 feeds: refresh, refresh again (all not modified), change 3 (exactly those re-parsed, the list shows the new items)")
+    @Test(
+        "20 feeds: refresh, refresh again (all not modified), change 3 (exactly those re-parsed, the list shows the new items)"
+    )
     func twentyFeeds() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-e2e-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tidings-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let written = Date(timeIntervalSinceNow: -3600)
@@ -27,7 +30,9 @@ struct FeedEndToEndTests {
                     maxConcurrentRefreshes: { 8 }, parse: counter.parse)
                 let opml = OPML.document(
                     title: "e2e",
-                    subscriptions: (0..<20).map { OPMLSubscription(feedURL: base.appendingPathComponent("feed\($0).xml")) })
+                    subscriptions: (0..<20).map {
+                        OPMLSubscription(feedURL: base.appendingPathComponent("feed\($0).xml"))
+                    })
                 #expect(try await service.importOPML(opml).imported == 20)
 
                 let first = try await service.refresh()

@@ -41,16 +41,21 @@ struct FeedRefreshTests {
     func sameBodyIsNotParsed() async throws {
         try await withTemporaryDatabase { database in
             let server = FakeFeedServer()
-            server.serve("https://x.test/f", body: rss(title: "X", count: 3), headers: ["Last-Modified": "Sat, 13 Mar 2021 09:00:00 GMT"])
+            server.serve(
+                "https://x.test/f", body: rss(title: "X", count: 3),
+                headers: ["Last-Modified": "Sat, 13 Mar 2021 09:00:00 GMT"])
             let counter = ParseCounter()
             let service = makeService(database, server, counter: counter)
             let feed = try await subscribe(service, ["https://x.test/f"])[0]
             let parses = counter.calls
-            server.serve("https://x.test/f", body: rss(title: "X", count: 3), headers: ["Last-Modified": "Sun, 14 Mar 2021 09:00:00 GMT"])
+            server.serve(
+                "https://x.test/f", body: rss(title: "X", count: 3),
+                headers: ["Last-Modified": "Sun, 14 Mar 2021 09:00:00 GMT"])
             #expect(try await service.refresh().notModified == 1)
             #expect(counter.calls == parses)
             #expect(server.requests.last?.headers["If-Modified-Since"] == "Sat, 13 Mar 2021 09:00:00 GMT")
-            #expect(try await service.subscription(id: #require(feed.id)).lastModified == "Sun, 14 Mar 2021 09:00:00 GMT")
+            #expect(
+                try await service.subscription(id: #require(feed.id)).lastModified == "Sun, 14 Mar 2021 09:00:00 GMT")
 
             server.serve("https://x.test/f", body: rss(title: "X", count: 4))
             let summary = try await service.refresh()
@@ -72,7 +77,9 @@ struct FeedRefreshTests {
             #expect(summary.refreshed == 4 && summary.newItems == 2)
             #expect(summary.failed.map(\.feedID) == [feeds[1].id, feeds[2].id].compactMap { $0 })
             #expect(summary.failed.map(\.reason) == ["the server answered HTTP 500", "not a feed: an HTML page"])
-            #expect(try await service.subscription(id: #require(feeds[1].id)).lastResult == .failed(reason: "the server answered HTTP 500"))
+            #expect(
+                try await service.subscription(id: #require(feeds[1].id)).lastResult
+                    == .failed(reason: "the server answered HTTP 500"))
             #expect(try await service.articles(matching: ArticleQuery(feedID: feeds[1].id)).count == 2)  // kept
         }
     }
@@ -85,13 +92,18 @@ struct FeedRefreshTests {
             server.serve("https://tmp.test/feed", body: rss(title: "Tmp", count: 1))
             let service = makeService(database, server)
             let feeds = try await subscribe(service, ["https://old.test/feed", "https://tmp.test/feed"])
-            server.serve("https://old.test/feed", body: Data(), status: 301, headers: ["Location": "https://new.test/feed"])
+            server.serve(
+                "https://old.test/feed", body: Data(), status: 301, headers: ["Location": "https://new.test/feed"])
             server.serve("https://new.test/feed", body: rss(title: "Moved", count: 2))
-            server.serve("https://tmp.test/feed", body: Data(), status: 302, headers: ["Location": "https://elsewhere.test/feed"])
+            server.serve(
+                "https://tmp.test/feed", body: Data(), status: 302, headers: ["Location": "https://elsewhere.test/feed"]
+            )
             server.serve("https://elsewhere.test/feed", body: rss(title: "Tmp", count: 2))
             _ = try await service.refresh()
-            #expect(try await service.subscription(id: #require(feeds[0].id)).url.absoluteString == "https://new.test/feed")
-            #expect(try await service.subscription(id: #require(feeds[1].id)).url.absoluteString == "https://tmp.test/feed")
+            #expect(
+                try await service.subscription(id: #require(feeds[0].id)).url.absoluteString == "https://new.test/feed")
+            #expect(
+                try await service.subscription(id: #require(feeds[1].id)).url.absoluteString == "https://tmp.test/feed")
         }
     }
 
@@ -121,13 +133,16 @@ struct FeedRefreshTests {
             }
             let clock = Mutex(referenceNow)
             let service = makeService(database, server, limit: 1, now: { clock.withLock { $0 } })
-            let feeds = try await subscribe(service, ["https://busy.test/a", "https://busy.test/b", "https://calm.test/c"])
+            let feeds = try await subscribe(
+                service, ["https://busy.test/a", "https://busy.test/b", "https://calm.test/c"])
             server.serve("https://busy.test/a", body: Data(), status: 429, headers: ["Retry-After": "120"])
             server.serve("https://calm.test/c", body: rss(title: "c", prefix: "More", count: 1))
             let summary = try await service.refresh()
             #expect(summary.failed.count == 1 && summary.skipped == 1 && summary.newItems == 1)
             #expect(server.requests(to: "https://busy.test/b").count == 1)  // only the subscribe
-            #expect(try await service.subscription(id: #require(feeds[0].id)).retryAfter == referenceNow.addingTimeInterval(120))
+            #expect(
+                try await service.subscription(id: #require(feeds[0].id)).retryAfter
+                    == referenceNow.addingTimeInterval(120))
             clock.withLock { $0 = referenceNow.addingTimeInterval(121) }
             server.serve("https://busy.test/a", body: rss(title: "a", count: 1))
             #expect(try await service.refresh().skipped == 0)
@@ -151,7 +166,10 @@ struct FeedRefreshTests {
                 if case .feedFinished(_, _, let completed, 12) = event { completed } else { nil }
             }
             #expect(finished == Array(1...12))
-            guard case .finished(let summary)? = recorded.last else { Issue.record("no finished event"); return }
+            guard case .finished(let summary)? = recorded.last else {
+                Issue.record("no finished event")
+                return
+            }
             #expect(summary.refreshed == 12)
 
             var streamed: [RefreshEvent] = []

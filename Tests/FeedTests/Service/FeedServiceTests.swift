@@ -41,8 +41,9 @@ struct FeedServiceSubscribeTests {
             let summary = try await service.subscribe(url: #require(URL(string: "https://site.test/")), title: "Mine")
             #expect(summary.feed.url.absoluteString == "https://site.test/news.rss")
             #expect(summary.feed.title == "Mine")
-            #expect(try await service.discover(url: #require(URL(string: "https://site.test/"))).map(\.url.absoluteString)
-                == ["https://site.test/news.rss"])
+            #expect(
+                try await service.discover(url: #require(URL(string: "https://site.test/"))).map(\.url.absoluteString)
+                    == ["https://site.test/news.rss"])
         }
     }
 
@@ -99,7 +100,9 @@ struct FeedServiceOperationTests {
             let feedID = try #require(feed.id)
             try await service.rename(id: feedID, to: "  Renamed ")
             #expect(try await service.subscription(id: feedID).title == "Renamed")
-            await #expect(throws: FeedError.notFound(entity: "feed", id: 99)) { try await service.rename(id: 99, to: "x") }
+            await #expect(throws: FeedError.notFound(entity: "feed", id: 99)) {
+                try await service.rename(id: 99, to: "x")
+            }
 
             let ids = try await service.articles(matching: ArticleQuery(feedID: feedID)).map(\.id)
             try await service.mark([ids[0]], .read)
@@ -108,7 +111,9 @@ struct FeedServiceOperationTests {
             #expect(try await service.article(id: ids[1]).status.isStarred)
             try await service.mark([ids[0]], .unread)
             #expect(try await !service.article(id: ids[0]).status.isRead)
-            await #expect(throws: FeedError.notFound(entity: "item", id: 999)) { try await service.mark([ids[2], 999], .read) }
+            await #expect(throws: FeedError.notFound(entity: "item", id: 999)) {
+                try await service.mark([ids[2], 999], .read)
+            }
             #expect(try await !service.article(id: ids[2]).status.isRead)  // nothing changed
             #expect(try await service.markAllRead(feedID: feedID) == 3)
             #expect(try await service.articles(matching: ArticleQuery(unreadOnly: true)).isEmpty)
@@ -118,7 +123,9 @@ struct FeedServiceOperationTests {
 
             try await service.unsubscribe(id: feedID)
             #expect(try await service.subscriptions().isEmpty)
-            await #expect(throws: FeedError.notFound(entity: "item", id: ids[0])) { try await service.article(id: ids[0]) }
+            await #expect(throws: FeedError.notFound(entity: "item", id: ids[0])) {
+                try await service.article(id: ids[0])
+            }
         }
     }
 

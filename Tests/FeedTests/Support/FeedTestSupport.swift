@@ -78,7 +78,9 @@ final class FakeFeedServer: Sendable {
             var headers = HTTPHeaders(resource.headers)
             if let etag = resource.etag {
                 headers["ETag"] = etag
-                if request.headers["If-None-Match"] == etag { return HTTPResponse(status: 304, headers: headers, url: request.url) }
+                if request.headers["If-None-Match"] == etag {
+                    return HTTPResponse(status: 304, headers: headers, url: request.url)
+                }
             }
             return HTTPResponse(status: resource.status, headers: headers, body: resource.body, url: request.url)
         }

@@ -20,7 +20,8 @@ struct DatePresentationTests {
     func timeZoneDecidesTheDay() throws {
         let late = Date(timeIntervalSince1970: 1_760_572_800 - 60)  // 2025-10-15 23:59 UTC
         let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
-        #expect(DatePresentation(locale: Locale(identifier: "en_GB"), timeZone: tokyo).dayAndMonth(late) == "16 October")
+        #expect(
+            DatePresentation(locale: Locale(identifier: "en_GB"), timeZone: tokyo).dayAndMonth(late) == "16 October")
     }
 
     @Test("relative dates for lists")

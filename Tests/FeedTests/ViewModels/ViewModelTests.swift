@@ -58,7 +58,9 @@ struct ViewModelTests {
                 observedCounts.withLock { $0.append("shown \(row.counts.total) stored \(stored)") }
             }
             await viewModel.refresh()
-            _ = try await recorder.wait { if case .loaded(let c) = $0 { c.orderedRows.first?.counts.total == 5 } else { false } }
+            _ = try await recorder.wait {
+                if case .loaded(let c) = $0 { c.orderedRows.first?.counts.total == 5 } else { false }
+            }
             let states = recorder.all
             let loadingIndex = try #require(states.firstIndex { $0.isLoading })
             let loadedIndex = try #require(states.lastIndex { if case .loaded = $0 { true } else { false } })
@@ -114,7 +116,9 @@ struct ViewModelTests {
         }
     }
 
-    @Test("the article list pages over the results controller and follows changes: read items leave an unread list, a changed title is a reload")
+    @Test(
+        "the article list pages over the results controller and follows changes: read items leave an unread list, a changed title is a reload"
+    )
     func articleListPagesAndFollowsChanges() async throws {
         try await withTemporaryDatabase { database in
             let server = FakeFeedServer()
@@ -173,9 +177,11 @@ struct ViewModelTests {
             let opened = try await viewModel.open(id: id)
             #expect(opened.status.isRead)
             #expect(try await service.article(id: id).status.isRead)
-            #expect(recorder.events.withLock { $0 } == [
-                "article_list_viewed[\"count\": \"1\"]", "article_opened[\"id\": \"\(id)\"]", "showArticle(id: \(id))",
-            ])
+            #expect(
+                recorder.events.withLock { $0 } == [
+                    "article_list_viewed[\"count\": \"1\"]", "article_opened[\"id\": \"\(id)\"]",
+                    "showArticle(id: \(id))",
+                ])
         }
     }
 }

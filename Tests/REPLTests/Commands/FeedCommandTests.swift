@@ -34,9 +34,10 @@ struct FeedCommandTests {
     func feedList() async throws {
         let app = try await appWithFeed()
         let human = await app.run(["feed list"])
-        #expect(human.out.first?.split(separator: "\n").map(String.init) == [
-            "ID  TITLE  UNREAD  LAST RESULT  URL", " 1  News      3/3  ok           https://news.test/feed.xml",
-        ])
+        #expect(
+            human.out.first?.split(separator: "\n").map(String.init) == [
+                "ID  TITLE  UNREAD  LAST RESULT  URL", " 1  News      3/3  ok           https://news.test/feed.xml",
+            ])
         let json = try await app.json("feed list")
         let feed = try #require((json["feeds"] as? [[String: Any]])?.first)
         #expect(feed["id"] as? Int == 1 && feed["title"] as? String == "News" && feed["unread"] as? Int == 3)
@@ -53,9 +54,10 @@ struct FeedCommandTests {
         app.server.serve("https://dead.test/f", "", status: 500)
         let human = await app.run(["feed refresh"])
         #expect(human.status == 0)
-        #expect(human.out == [
-            "refreshed 2 feeds: 0 new items, 1 not modified, 1 failed\n  #2 https://dead.test/f: the server answered HTTP 500"
-        ])
+        #expect(
+            human.out == [
+                "refreshed 2 feeds: 0 new items, 1 not modified, 1 failed\n  #2 https://dead.test/f: the server answered HTTP 500"
+            ])
         app.server.serve("https://news.test/feed.xml", sampleRSS(title: "News", count: 5), headers: ["ETag": "\"v2\""])
         let json = try await app.json("feed refresh 1")
         #expect(json["refreshed"] as? Int == 1 && json["new_items"] as? Int == 2 && json["not_modified"] as? Int == 0)
@@ -116,16 +118,21 @@ struct FeedCommandTests {
     func itemShowAndMark() async throws {
         let app = try await appWithFeed()
         let shown = await app.run(["read 1"])
-        #expect(shown.out.first?.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) == [
-            "Story 0", "feed:   News", "date:   Saturday, 21 November 2026 at 08:00", "link:   https://news.test/story/0", "",
-            "Body of story 0.",
-        ])
+        #expect(
+            shown.out.first?.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) == [
+                "Story 0", "feed:   News", "date:   Saturday, 21 November 2026 at 08:00",
+                "link:   https://news.test/story/0", "",
+                "Body of story 0.",
+            ])
         #expect(try await app.json("items --unread")["total"] as? Int == 2)
         #expect(await app.run(["item mark 2 3 star"]).out == ["marked 2 items starred"])
         #expect(try await app.json("items --starred")["total"] as? Int == 2)
         #expect(await app.run(["item mark --feed 1 --all read"]).out == ["marked 2 items of feed #1 read"])
         #expect(try await app.json("items --unread")["total"] as? Int == 0)
-        #expect(await app.run(["item mark 2 stra"]).err == [#"error: "stra" is not read, unread, star or unstar (did you mean "star"?); usage: item mark <ID...> read|unread|star|unstar, or item mark --feed ID --all read"#])
+        #expect(
+            await app.run(["item mark 2 stra"]).err == [
+                #"error: "stra" is not read, unread, star or unstar (did you mean "star"?); usage: item mark <ID...> read|unread|star|unstar, or item mark --feed ID --all read"#
+            ])
         #expect(await app.run(["item show 99"]).err == ["error: no item #99"])
         #expect(try await app.json("item show 2")["starred"] as? Bool == true)
     }

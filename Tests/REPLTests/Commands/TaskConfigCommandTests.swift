@@ -8,9 +8,10 @@ struct TaskConfigCommandTests {
     @Test("task add, list, done, edit, undo, remove: human lines and SPEC's JSON")
     func taskLifecycle() async throws {
         let app = try await TestApp()
-        #expect(await app.run([#"task add "Take out the bins" --every 1 week"#]).out == [
-            #"added task #1 "Take out the bins", due 2026-11-22, every week"#
-        ])
+        #expect(
+            await app.run([#"task add "Take out the bins" --every 1 week"#]).out == [
+                #"added task #1 "Take out the bins", due 2026-11-22, every week"#
+            ])
         #expect(try await app.json("task add Vacuum --due 2026-11-20 --note 'upstairs too'")["id"] as? Int == 2)
         #expect(try await app.json("task add Someday")["id"] as? Int == 3)
         let list = try await app.json("task list")
@@ -24,14 +25,16 @@ struct TaskConfigCommandTests {
         #expect((try await app.json("task list --overdue")["tasks"] as? [Any])?.count == 1)
 
         #expect(await app.run(["task done 1"]).out == [#"done: task #1 "Take out the bins", next due 2026-11-29"#])
-        #expect(await app.run(["task undo"]).out == [
-            #"undid complete of task #1 "Take out the bins": took back the completion"#
-        ])
+        #expect(
+            await app.run(["task undo"]).out == [
+                #"undid complete of task #1 "Take out the bins": took back the completion"#
+            ])
         #expect(await app.run(["task done 2"]).out == [#"done: task #2 "Vacuum""#])
         #expect((try await app.json("task list --done")["tasks"] as? [[String: Any]])?.first?["done"] as? Bool == true)
-        #expect(await app.run(["task edit 3 --every 2 months --name 'Clean gutters'"]).out == [
-            #"changed task #3 "Clean gutters", due 2026-11-22, every 2 months"#
-        ])
+        #expect(
+            await app.run(["task edit 3 --every 2 months --name 'Clean gutters'"]).out == [
+                #"changed task #3 "Clean gutters", due 2026-11-22, every 2 months"#
+            ])
         #expect(await app.run(["task remove 3"]).out == [#"removed task #3 "Clean gutters""#])
         #expect(await app.run(["task undo"]).status == 0)
         #expect(try await app.json("task list --all")["tasks"].map { ($0 as? [Any])?.count } == 3)
@@ -40,15 +43,20 @@ struct TaskConfigCommandTests {
     @Test("task errors name the field and the rule; unknown sub-commands and options suggest")
     func taskErrors() async throws {
         let app = try await TestApp()
-        #expect(await app.run(["task add x --every 0 days"]).err == ["error: frequency: every 0 days is not a frequency"])
+        #expect(
+            await app.run(["task add x --every 0 days"]).err == ["error: frequency: every 0 days is not a frequency"])
         #expect(await app.run(["task add '  '"]).err.first?.hasPrefix("error: missing <name>") == true)
         #expect(await app.run(["task done 7"]).err == ["error: there is no task #7"])
         #expect(await app.run(["task undo"]).err == ["error: nothing to undo"])
         #expect(await app.run(["task finish 1"]).err == [#"error: task has no sub-command "finish""#])
-        #expect(await app.run(["task dnoe 1"]).err == [#"error: task has no sub-command "dnoe" (did you mean "task done"?)"#])
-        #expect(await app.run(["task add x --evry 2 weeks"]).err == [
-            #"error: task add has no option "--evry" (did you mean "--every"?)"#
-        ])
+        #expect(
+            await app.run(["task dnoe 1"]).err == [
+                #"error: task has no sub-command "dnoe" (did you mean "task done"?)"#
+            ])
+        #expect(
+            await app.run(["task add x --evry 2 weeks"]).err == [
+                #"error: task add has no option "--evry" (did you mean "--every"?)"#
+            ])
         let json = await app.run(["task done 7"], json: true)
         #expect(json.out == [#"{"error":{"code":"not_found","message":"there is no task #7"}}"#])
     }
@@ -58,7 +66,10 @@ struct TaskConfigCommandTests {
         let app = try await TestApp()
         app.server.serve("https://news.test/f", sampleRSS(title: "News", count: 1))
         _ = await app.run(["feed add https://news.test/f"])
-        #expect(await app.run(["task from-item 1 --due tomorrow"]).out == [#"added task #1 "Read: Story 0", due 2026-11-23"#])
+        #expect(
+            await app.run(["task from-item 1 --due tomorrow"]).out == [
+                #"added task #1 "Read: Story 0", due 2026-11-23"#
+            ])
         let task = try #require((try await app.json("task list")["tasks"] as? [[String: Any]])?.first)
         #expect(task["item_id"] as? Int == 1 && task["note"] as? String == "https://news.test/story/0")
     }
@@ -69,7 +80,9 @@ struct TaskConfigCommandTests {
         let shown = try await app.json("config show")
         #expect(shown["min_version"] as? String == "1.0.0" && shown["update_required"] as? Bool == false)
         let values = try #require(shown["values"] as? [[String: Any]])
-        #expect(values.contains { $0["key"] as? String == "maxConcurrentRefreshes" && $0["source"] as? String == "default" })
+        #expect(
+            values.contains { $0["key"] as? String == "maxConcurrentRefreshes" && $0["source"] as? String == "default" }
+        )
         #expect(try await app.json("config get minVersion")["source"] as? String == "default")
         app.server.serve(
             "https://config.test/config.json", #"{"minVersion":"1.0.0","maxConcurrentRefreshes":4,"extra":{"a":1}}"#,
@@ -94,7 +107,9 @@ struct TaskConfigCommandTests {
         app.server.serve("https://config.test/config.json", #"{"minVersion":"2.0"}"#)
         let result = await app.run(["config refresh", "task list"])
         #expect(result.status == 3)
-        #expect(result.err.last?.hasPrefix("error: update required: this is Tidings 1.0.0 and the configuration requires 2.0") == true)
+        #expect(
+            result.err.last?.hasPrefix(
+                "error: update required: this is Tidings 1.0.0 and the configuration requires 2.0") == true)
         for line in ["feed list", "items", "item show 1", "read 1", "task add x"] {
             #expect(await app.run([line]).status == 3)
         }

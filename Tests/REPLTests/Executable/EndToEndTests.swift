@@ -32,14 +32,19 @@ struct EndToEndTests {
 
         try await withFeedServer(serving: site) { base in
             func tidings(_ commands: [String], json: Bool = false) throws -> TidingsBinary.Result {
-                var arguments = ["--home", home.path, "--config-url", base.appendingPathComponent("config.json").absoluteString]
+                var arguments = [
+                    "--home", home.path, "--config-url", base.appendingPathComponent("config.json").absoluteString,
+                ]
                 if json { arguments.append("--json") }
                 for command in commands { arguments += ["-c", command] }
                 return try TidingsBinary.run(arguments)
             }
-            let added = try tidings(["feed add \(base.absoluteString)/garden.xml", "feed add \(base.absoluteString)/kitchen.xml"])
+            let added = try tidings([
+                "feed add \(base.absoluteString)/garden.xml", "feed add \(base.absoluteString)/kitchen.xml",
+            ])
             #expect(added.status == 0, "\(added.err)")
-            #expect(added.out == "added feed #1 \"Garden\": 3 items (3 new)\nadded feed #2 \"Kitchen\": 2 items (2 new)\n")
+            #expect(
+                added.out == "added feed #1 \"Garden\": 3 items (3 new)\nadded feed #2 \"Kitchen\": 2 items (2 new)\n")
 
             #expect(try tidings(["config refresh"]).out == "config refreshed: changed maxConcurrentRefreshes\n")
             let refreshed = try tidings(["feed refresh"], json: true)
@@ -58,7 +63,8 @@ struct EndToEndTests {
             let search = try tidings(["items --search sourdough"], json: true)
             #expect(search.out.contains(#""title":"Sourdough""#) && search.out.contains(#""total":1"#))
 
-            let tasks = try tidings(["task add \"Water the tomatoes\" --every 2 days", "task done 1", "task undo", "task list"], json: true)
+            let tasks = try tidings(
+                ["task add \"Water the tomatoes\" --every 2 days", "task done 1", "task undo", "task list"], json: true)
             #expect(tasks.status == 0, "\(tasks.err)")
             let lines = tasks.out.split(separator: "\n")
             #expect(lines.count == 4)
@@ -71,7 +77,8 @@ struct EndToEndTests {
             try #"{"minVersion":"9.0.0","maxConcurrentRefreshes":4}"#.write(
                 to: site.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes(
-                [.modificationDate: Date(timeIntervalSinceNow: 120)], ofItemAtPath: site.appendingPathComponent("config.json").path)
+                [.modificationDate: Date(timeIntervalSinceNow: 120)],
+                ofItemAtPath: site.appendingPathComponent("config.json").path)
             let gated = try tidings(["config refresh", "feed list"])
             #expect(gated.status == 3)
             #expect(gated.out == "config refreshed: changed minVersion\n")

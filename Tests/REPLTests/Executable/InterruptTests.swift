@@ -22,9 +22,9 @@ struct InterruptTests {
         try await withFeedServer(serving: site) { base in
             let opml = home.appendingPathComponent("slow.opml")
             try """
-                <?xml version="1.0"?><opml version="2.0"><head><title>slow</title></head><body>
-                <outline type="rss" text="Slow" xmlUrl="\(base.absoluteString)/slow/feed.xml"/></body></opml>
-                """.write(to: opml, atomically: true, encoding: .utf8)
+            <?xml version="1.0"?><opml version="2.0"><head><title>slow</title></head><body>
+            <outline type="rss" text="Slow" xmlUrl="\(base.absoluteString)/slow/feed.xml"/></body></opml>
+            """.write(to: opml, atomically: true, encoding: .utf8)
             let terminal = try TerminalSession(arguments: ["--home", home.path])
             #expect(terminal.waitFor("tidings> "))
             terminal.type("feed import \(opml.path)\r")
@@ -55,7 +55,9 @@ struct InterruptTests {
             let binary = try #require(TidingsBinary.url)
             let process = Process()
             process.executableURL = binary
-            process.arguments = ["--home", home.path, "-c", "feed add \(base.absoluteString)/slow/feed.xml", "-c", "help"]
+            process.arguments = [
+                "--home", home.path, "-c", "feed add \(base.absoluteString)/slow/feed.xml", "-c", "help",
+            ]
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output

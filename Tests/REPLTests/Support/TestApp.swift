@@ -21,7 +21,8 @@ final class TestApp {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
         environment = try await AppEnvironment.make(
-            home: HomeLocation(home: home.path, database: nil, environment: [:]), configURL: configURL, environment: [:],
+            home: HomeLocation(home: home.path, database: nil, environment: [:]), configURL: configURL,
+            environment: [:],
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, transport: server.transport,
             now: { TestApp.now }, calendar: calendar)
         self.appVersion = try SemanticVersion(appVersion)
@@ -41,7 +42,11 @@ final class TestApp {
         display.locale = Locale(identifier: "en_GB")
         display.timeZone = TimeZone(identifier: "UTC") ?? .current
         let context = environment.context(display: display, appVersion: appVersion)
-        return (Session(options: .init(json: json, keepGoing: keepGoing), console: transcript.console, history: history, context: context), transcript)
+        return (
+            Session(
+                options: .init(json: json, keepGoing: keepGoing), console: transcript.console, history: history,
+                context: context), transcript
+        )
     }
 
     /// Runs lines and returns the status and what was printed.
@@ -92,5 +97,6 @@ func sampleRSS(title: String, count: Int, prefix: String = "Story") -> String {
             + "<description>&lt;p&gt;Body of \(prefix.lowercased()) \(index).&lt;/p&gt;</description>"
             + "<pubDate>Sat, \(21 - index % 20) Nov 2026 08:00:00 GMT</pubDate></item>"
     }.joined()
-    return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>\(title)</title><link>https://news.test/</link>\(items)</channel></rss>"
+    return
+        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>\(title)</title><link>https://news.test/</link>\(items)</channel></rss>"
 }
