@@ -34,9 +34,14 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product tidings
 
+## run: the REPL on a demo home that already holds the bundled sample feeds and two chores
+## (Demo/setup.tidings, loaded once into a fresh demo home; delete the home to start over).
 run: release
-	@mkdir -p "$(DEMO_HOME)"
-	"$$($(SWIFT) build -c release --show-bin-path)/tidings" --home "$(DEMO_HOME)"
+	@bin="$$($(SWIFT) build -c release --show-bin-path)/tidings"; \
+	if [ ! -f "$(DEMO_HOME)/tidings.sqlite" ]; then \
+	  "$$bin" --home "$(DEMO_HOME)" Demo/setup.tidings >/dev/null || { rm -rf "$(DEMO_HOME)"; exit 1; }; \
+	fi; \
+	"$$bin" --home "$(DEMO_HOME)"
 
 test: deps
 	$(SWIFT) test

@@ -33,8 +33,11 @@ enum TidingsBinary {
 
     /// Runs the binary with `arguments`, feeding `input` on standard input (a pipe, so not a
     /// terminal), and waits for it to exit.
-    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
+    static func run(
+        _ arguments: [String], input: String = "", environment: [String: String] = [:], directory: URL? = nil
+    ) throws -> Result {
         let process = Process()
+        if let directory { process.currentDirectoryURL = directory }
         let binary = try #require(url, "the tidings executable was not built")
         process.executableURL = binary
         process.arguments = arguments
