@@ -20,6 +20,10 @@ extension AppDatabase {
             }
         }
         migrator.registerMigration("v2-task-undo", migrate: createTaskUndoTable)
+        migrator.registerMigration("v3-unread-index") { db in
+            // Unread counts per feed (`feed list`) read this index alone.
+            try db.execute(sql: "CREATE INDEX articleStatus_unread ON articleStatus(feedId) WHERE isRead = 0")
+        }
         return migrator
     }
 

@@ -144,6 +144,26 @@ struct ArticleQueryTests {
         #expect(try await articles.count(matching: ArticleQuery(unreadOnly: true)) == 1)
     }
 
+    @Test("feed counts stay exact through retention: orphaned statuses are never unread")
+    func countsAfterRetention() async throws {
+        let database = try AppDatabase.inMemory()
+        let feedID = try await addFeed(database)
+        let articles = ArticleRepository(database: database)
+        let ids = try await articles.merge(
+            [article(feedID, "a", age: 40), article(feedID, "b", age: 40), article(feedID, "c", age: 1)],
+            intoFeed: feedID, now: now
+        ).inserted
+        try await articles.setRead(true, ids: [ids[0]])
+        _ = try await articles.deleteReadArticles(olderThan: daysAgo(30))
+        // A deleted article cannot be marked, so its orphaned status stays read.
+        await #expect(throws: StorageError.notFound(entity: "article", id: ids[0])) {
+            try await articles.setRead(false, ids: [ids[0]])
+        }
+        let counts = try await FeedRepository(database: database).articleCounts()
+        #expect(counts[feedID] == ArticleCounts(unread: 2, total: 2))
+        #expect(counts[feedID]?.unread == (try await articles.count(matching: ArticleQuery(unreadOnly: true))))
+    }
+
     @Test("orphaned statuses are pruned only after their own, longer cut-off")
     func statusPruning() async throws {
         let database = try AppDatabase.inMemory()
