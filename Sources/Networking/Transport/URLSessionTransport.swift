@@ -26,25 +26,34 @@ public final class URLSessionTransport: HTTPTransport {
         }
     }
 
-    private let session: URLSession
+    private let sessionHolder = Mutex<URLSession?>(nil)
     private let delegate: SessionDelegate
     private let configuration: Configuration
 
-    /// Creates a transport with its own session.
+    /// Creates a transport; its session is made on the first request, so a program that sends
+    /// none never pays for starting the HTTP stack.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
-        sessionConfiguration.httpAdditionalHeaders = ["User-Agent": configuration.userAgent]
         delegate = SessionDelegate()
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
     }
 
-    deinit { session.invalidateAndCancel() }
+    deinit { sessionHolder.withLock { $0?.invalidateAndCancel() } }
+
+    private var session: URLSession {
+        sessionHolder.withLock { session in
+            if let session { return session }
+            let sessionConfiguration = URLSessionConfiguration.ephemeral
+            sessionConfiguration.urlCache = nil
+            sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
+            sessionConfiguration.httpAdditionalHeaders = ["User-Agent": configuration.userAgent]
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            let made = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
+            session = made
+            return made
+        }
+    }
 
     /// Sends one request; redirects come back as 3xx responses.
     public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
