@@ -71,3 +71,20 @@ struct InterruptTests {
         }
     }
 }
+
+@Suite("tidings completion in a terminal", .serialized)
+struct CompletionTerminalTests {
+    @Test("fe<Tab> completes to \"feed \", and a second Tab after it lists the sub-commands")
+    func completesFeed() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = try TerminalSession(arguments: ["--home", home.path])
+        #expect(terminal.waitFor("tidings> "))
+        terminal.type("fe\t")
+        #expect(terminal.waitFor("ed "))  // libedit redraws the completed word from the cursor
+        terminal.type("\t\t")
+        #expect(terminal.waitFor("discover"))
+        terminal.type("\u{15}quit\r")  // Ctrl-U clears the line
+        #expect(terminal.exitStatus() == 0)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import REPL
+
+@Suite("rendering")
+struct RenderingTests {
+    @Test("tables fit the width: the flexible column is cut with an ellipsis and no row wraps")
+    func tablesFitTheWidth() {
+        var table = Table(columns: [.init(title: "ID", alignRight: true), .init(title: "TITLE", flexible: true), .init(title: "URL")])
+        table.rows = [["1", "A rather long title that will not fit", "https://x.test/"], ["22", "Short", "https://y.test/"]]
+        let lines = table.render(Display(isTerminal: true, width: 40, color: false)).split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 40 })
+        #expect(lines[1] == " 1  A rather long titl…  https://x.test/")
+        #expect(lines[2] == "22  Short                https://y.test/")
+        let unlimited = table.render(.plain)
+        #expect(unlimited.contains("A rather long title that will not fit"))
+    }
+
+    @Test("colour only when asked: bold headers on a colour display, plain text otherwise")
+    func colour() {
+        let table = Table(columns: [.init(title: "ID")])
+        #expect(table.render(Display(isTerminal: true, width: 80, color: true)) == "\u{1B}[1mID\u{1B}[0m")
+        #expect(table.render(Display(isTerminal: true, width: 80, color: false)) == "ID")
+        #expect(Display.current(noColor: true, environment: [:]).color == false)
+        #expect(Display.current(noColor: false, environment: ["NO_COLOR": "1"]).color == false)
+    }
+
+    @Test("text from a feed prints harmlessly: escape sequences and control characters are removed everywhere")
+    func hostileFeedText() async throws {
+        let app = try await TestApp()
+        let hostile = "Evil\u{1B}]0;pwned\u{07}\u{1B}[2J title\u{08}\u{9B}"
+        let rss = """
+            <rss version="2.0"><channel><title>Bad&#x1B;[31m feed</title><item><title>\(hostile)</title>
+            <description>Body &#x1B;[2J text</description><guid>x</guid></item></channel></rss>
+            """
+        app.server.serve("https://bad.test/f", rss)
+        let lines = await app.run(["feed add https://bad.test/f", "feed list", "items", "read 1", "task from-item 1", "task list"])
+        #expect(lines.status == 0, "\(lines.err)")
+        for line in lines.out {
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, "\(line.debugDescription)")
+        }
+        #expect(lines.out.contains { $0.contains("Evil") && $0.contains("title") })
+    }
+
+    @Test("text wraps at words to the width")
+    func wrapping() {
+        #expect(TextWrap.wrap("one two three four five six", width: 12) == "one two\nthree four\nfive six")
+        #expect(TextWrap.wrap("para one\n\npara two", width: 40) == "para one\n\npara two")
+    }
+}
