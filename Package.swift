@@ -30,9 +30,11 @@ let package = Package(
         .target(name: "Models", swiftSettings: swiftSettings),
         .testTarget(name: "ModelsTests", dependencies: ["Models"], swiftSettings: swiftSettings),
 
+        // libcurl, opened with dlopen on the first request (no HTTP stack at start-up).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "Networking",
-            dependencies: ["Models"],
+            dependencies: ["Models", "CCurl"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NetworkingTests", dependencies: ["Networking", "Models"],

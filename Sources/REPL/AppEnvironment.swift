@@ -61,7 +61,7 @@ struct AppEnvironment {
         } catch {
             throw SetupError(description: error.localizedDescription)
         }
-        let transport = transport ?? URLSessionTransport()
+        let transport = transport ?? CurlTransport()
         let config = await ConfigProvider.start(
             configURL: selection.url, defaults: defaults,
             local: StorageConfigCache(repository: ConfigCacheRepository(database: database)),

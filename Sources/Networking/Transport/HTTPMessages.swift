@@ -107,7 +107,7 @@ public struct HTTPResponse: Sendable, Hashable {
 }
 
 /// Sends one request and returns the response, without following redirects: the layer above
-/// decides what a 3xx means. Implementations: `URLSessionTransport` (the network) and
+/// decides what a 3xx means. Implementations: `CurlTransport` (the network) and
 /// `InMemoryTransport` (tests).
 public protocol HTTPTransport: Sendable {
     /// Sends `request`; a non-2xx status is a response, not an error.

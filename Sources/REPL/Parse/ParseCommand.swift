@@ -47,7 +47,7 @@ struct ParseCommand: AsyncParsableCommand {
     /// with the response's charset, if it named one.
     static func load(_ source: String) async throws -> (Data, URL?, String?) {
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) {
-            let client = APIClient(baseURL: url, transport: URLSessionTransport())
+            let client = APIClient(baseURL: url, transport: CurlTransport())
             let response = try await client.send(HTTPRequest(url: url, headers: ["Accept": FeedMedia.accept]))
             guard response.isSuccess else { throw NetworkError.status(response) }
             return (response.body, response.url, response.charset)

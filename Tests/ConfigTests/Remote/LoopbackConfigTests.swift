@@ -13,7 +13,7 @@ struct LoopbackConfigTests {
             "tidings-loopback-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         try await withConfigServer { base in
-            let transport = URLSessionTransport(configuration: .init(timeout: 10))
+            let transport = CurlTransport(configuration: .init(timeout: 10))
             let url = base.appendingPathComponent("config.json")
             let cache = FileConfigCache(home: home)
             let loader = HTTPConfigLoader(transport: transport)
@@ -46,7 +46,7 @@ struct LoopbackConfigTests {
         }
     }
 
-    private func put(_ document: String, to url: URL, _ transport: URLSessionTransport) async throws {
+    private func put(_ document: String, to url: URL, _ transport: CurlTransport) async throws {
         let response = try await transport.send(HTTPRequest(method: .put, url: url, body: Data(document.utf8)))
         #expect(response.status == 204)
     }

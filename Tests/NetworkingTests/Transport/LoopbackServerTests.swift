@@ -9,7 +9,7 @@ struct LoopbackServerTests {
     func client(_ base: URL, timeout: TimeInterval = 5, maxBodySize: Int = 10_000_000, sleeps: RecordedSleeps? = nil)
         -> APIClient
     {
-        let transport = URLSessionTransport(configuration: .init(timeout: timeout, maxBodySize: maxBodySize))
+        let transport = CurlTransport(configuration: .init(timeout: timeout, maxBodySize: maxBodySize))
         let retry =
             sleeps.map { sleeps in
                 RetryPolicy(sleep: { duration in
@@ -106,7 +106,7 @@ struct LoopbackServerTests {
     func refused() async throws {
         let base = try #require(URL(string: "http://127.0.0.1:9"))
         await #expect(throws: NetworkError.self) {
-            try await APIClient(baseURL: base, transport: URLSessionTransport(), retry: .never).data(
+            try await APIClient(baseURL: base, transport: CurlTransport(), retry: .never).data(
                 Endpoint<Data>.get("x"))
         }
     }

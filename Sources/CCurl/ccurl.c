@@ -1,0 +1,202 @@
+// See include/ccurl.h.
+#include "ccurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// libcurl's stable ABI (curl.h): option numbers are type base + index.
+enum {
+    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_USERAGENT = 10018,
+    OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_CUSTOMREQUEST = 10036, OPT_XFERINFODATA = 10057,
+    OPT_ACCEPT_ENCODING = 10102, OPT_POSTFIELDS = 10015, OPT_WRITEFUNCTION = 20011, OPT_HEADERFUNCTION = 20079,
+    OPT_XFERINFOFUNCTION = 20219, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_NOPROGRESS = 43, OPT_NOBODY = 44,
+    OPT_FOLLOWLOCATION = 52, OPT_NOSIGNAL = 99, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
+    INFO_RESPONSE_CODE = 0x200002,
+    E_OK = 0, E_WRITE_ERROR = 23, E_OPERATION_TIMEDOUT = 28, E_ABORTED_BY_CALLBACK = 42,
+    GLOBAL_ALL = 3,
+};
+
+typedef void CURL;
+struct curl_slist;
+static struct {
+    int loaded;
+    char error[200];
+    int (*global_init)(long);
+    CURL *(*easy_init)(void);
+    int (*easy_setopt)(CURL *, int, ...);
+    int (*easy_perform)(CURL *);
+    int (*easy_getinfo)(CURL *, int, ...);
+    void (*easy_cleanup)(CURL *);
+    const char *(*easy_strerror)(int);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+} curl;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+    const char *names[] = {"libcurl.so.4", "libcurl.so", "libcurl-gnutls.so.4", "libcurl.4.dylib", NULL};
+    void *library = NULL;
+    for (int i = 0; names[i] && !library; i++) library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(curl.error, sizeof curl.error, "libcurl is not installed (apt-get install libcurl4)");
+        return;
+    }
+#define LOAD(field, symbol)                                                                              \
+    if (!(*(void **)&curl.field = dlsym(library, symbol))) {                                             \
+        snprintf(curl.error, sizeof curl.error, "libcurl has no %s", symbol);                            \
+        return;                                                                                          \
+    }
+    LOAD(global_init, "curl_global_init")
+    LOAD(easy_init, "curl_easy_init")
+    LOAD(easy_setopt, "curl_easy_setopt")
+    LOAD(easy_perform, "curl_easy_perform")
+    LOAD(easy_getinfo, "curl_easy_getinfo")
+    LOAD(easy_cleanup, "curl_easy_cleanup")
+    LOAD(easy_strerror, "curl_easy_strerror")
+    LOAD(slist_append, "curl_slist_append")
+    LOAD(slist_free_all, "curl_slist_free_all")
+#undef LOAD
+    if (curl.global_init(GLOBAL_ALL) != E_OK) {
+        snprintf(curl.error, sizeof curl.error, "libcurl failed to initialise");
+        return;
+    }
+    curl.loaded = 1;
+}
+
+struct tidings_http_request {
+    atomic_int cancelled;
+};
+
+tidings_http_request *tidings_http_request_new(void) {
+    tidings_http_request *request = calloc(1, sizeof *request);
+    if (request) atomic_init(&request->cancelled, 0);
+    return request;
+}
+
+void tidings_http_cancel(tidings_http_request *request) { atomic_store(&request->cancelled, 1); }
+
+void tidings_http_request_free(tidings_http_request *request) { free(request); }
+
+typedef struct {
+    char *data;
+    size_t length, capacity, limit;
+    int too_large;
+} buffer;
+
+static int append(buffer *b, const char *bytes, size_t count) {
+    if (b->length + count > b->limit) {
+        b->too_large = 1;
+        return 0;
+    }
+    if (b->length + count + 1 > b->capacity) {
+        size_t capacity = b->capacity ? b->capacity : 16384;
+        while (capacity < b->length + count + 1) capacity *= 2;
+        char *grown = realloc(b->data, capacity);
+        if (!grown) return 0;
+        b->data = grown;
+        b->capacity = capacity;
+    }
+    memcpy(b->data + b->length, bytes, count);
+    b->length += count;
+    b->data[b->length] = 0;
+    return 1;
+}
+
+static size_t on_body(char *bytes, size_t size, size_t count, void *context) {
+    return append(context, bytes, size * count) ? size * count : 0;
+}
+
+static size_t on_header(char *bytes, size_t size, size_t count, void *context) {
+    buffer *b = context;
+    // A new status line (an interim 100 Continue, for one) starts the block again.
+    if (size * count >= 5 && memcmp(bytes, "HTTP/", 5) == 0) b->length = 0;
+    return append(b, bytes, size * count) ? size * count : 0;
+}
+
+static int on_progress(void *context, long long dltotal, long long dlnow, long long ultotal, long long ulnow) {
+    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    return atomic_load(&((tidings_http_request *)context)->cancelled) ? 1 : 0;
+}
+
+void tidings_http_perform(
+    tidings_http_request *request, const char *method, const char *url, const char *const *headers, size_t count,
+    const void *body, size_t body_length, long timeout_ms, size_t max_body, const char *user_agent,
+    tidings_http_result *result) {
+    memset(result, 0, sizeof *result);
+    pthread_once(&load_once, load);
+    if (!curl.loaded) {
+        result->failure = TIDINGS_HTTP_UNAVAILABLE;
+        snprintf(result->message, sizeof result->message, "%s", curl.error);
+        return;
+    }
+    CURL *handle = curl.easy_init();
+    if (!handle) {
+        result->failure = TIDINGS_HTTP_TRANSPORT;
+        snprintf(result->message, sizeof result->message, "libcurl could not make a handle");
+        return;
+    }
+    buffer response_body = {.limit = max_body};
+    buffer response_headers = {.limit = 1 << 20};
+    struct curl_slist *list = NULL;
+    for (size_t i = 0; i < count; i++) list = curl.slist_append(list, headers[i]);
+    char error[256] = "";
+    curl.easy_setopt(handle, OPT_URL, url);
+    curl.easy_setopt(handle, OPT_NOSIGNAL, 1L);
+    curl.easy_setopt(handle, OPT_FOLLOWLOCATION, 0L);
+    curl.easy_setopt(handle, OPT_ACCEPT_ENCODING, "");
+    curl.easy_setopt(handle, OPT_USERAGENT, user_agent);
+    curl.easy_setopt(handle, OPT_HTTPHEADER, list);
+    curl.easy_setopt(handle, OPT_ERRORBUFFER, error);
+    curl.easy_setopt(handle, OPT_TIMEOUT_MS, timeout_ms);
+    curl.easy_setopt(handle, OPT_CONNECTTIMEOUT_MS, timeout_ms);
+    curl.easy_setopt(handle, OPT_WRITEFUNCTION, on_body);
+    curl.easy_setopt(handle, OPT_WRITEDATA, &response_body);
+    curl.easy_setopt(handle, OPT_HEADERFUNCTION, on_header);
+    curl.easy_setopt(handle, OPT_HEADERDATA, &response_headers);
+    curl.easy_setopt(handle, OPT_NOPROGRESS, 0L);
+    curl.easy_setopt(handle, OPT_XFERINFOFUNCTION, on_progress);
+    curl.easy_setopt(handle, OPT_XFERINFODATA, request);
+    if (strcmp(method, "HEAD") == 0) {
+        curl.easy_setopt(handle, OPT_NOBODY, 1L);
+    } else if (strcmp(method, "GET") != 0) {
+        curl.easy_setopt(handle, OPT_CUSTOMREQUEST, method);
+    }
+    if (body) {
+        curl.easy_setopt(handle, OPT_POSTFIELDSIZE_LARGE, (long long)body_length);
+        curl.easy_setopt(handle, OPT_POSTFIELDS, body);
+    }
+    int code = curl.easy_perform(handle);
+    curl.easy_getinfo(handle, INFO_RESPONSE_CODE, &result->status);
+    if (response_body.too_large) {
+        result->failure = TIDINGS_HTTP_TOO_LARGE;
+    } else if (code == E_ABORTED_BY_CALLBACK || atomic_load(&request->cancelled)) {
+        result->failure = TIDINGS_HTTP_CANCELLED;
+    } else if (code == E_OPERATION_TIMEDOUT) {
+        result->failure = TIDINGS_HTTP_TIMED_OUT;
+    } else if (code != E_OK) {
+        result->failure = TIDINGS_HTTP_TRANSPORT;
+        snprintf(result->message, sizeof result->message, "%s", error[0] ? error : curl.easy_strerror(code));
+    }
+    if (result->failure == TIDINGS_HTTP_OK) {
+        result->body = response_body.data;
+        result->body_length = response_body.length;
+        result->headers = response_headers.data;
+        result->headers_length = response_headers.length;
+    } else {
+        free(response_body.data);
+        free(response_headers.data);
+    }
+    curl.slist_free_all(list);
+    curl.easy_cleanup(handle);
+}
+
+void tidings_http_result_free(tidings_http_result *result) {
+    free(result->body);
+    free(result->headers);
+    result->body = result->headers = NULL;
+}

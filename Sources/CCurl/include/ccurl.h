@@ -1,0 +1,60 @@
+// One HTTP exchange through libcurl, loaded with dlopen on first use.
+//
+// Tidings links no HTTP stack at start-up: FoundationNetworking would load libcurl and its
+// forty dependencies (TLS, Kerberos, LDAP, ...) into every process, which doubles the start-up
+// time of a command that fetches nothing. libcurl is opened the first time a request is made.
+// Only the stable C ABI of libcurl 7.x/8.x is used (option and info numbers from curl.h), so no
+// development package is needed to build.
+#ifndef TIDINGS_CCURL_H
+#define TIDINGS_CCURL_H
+
+#include <stddef.h>
+
+/// What one exchange produced. Free it with `tidings_http_result_free`.
+typedef struct tidings_http_result {
+    /// 0 on success; otherwise a `TIDINGS_HTTP_*` failure kind.
+    int failure;
+    /// The HTTP status (0 when none arrived).
+    long status;
+    /// The raw header block of the final response ("Name: value\r\n" lines), NUL-terminated.
+    char *headers;
+    size_t headers_length;
+    /// The body, as sent (decompressed when the server used gzip, deflate or br).
+    char *body;
+    size_t body_length;
+    /// A human message for a failure, NUL-terminated.
+    char message[256];
+} tidings_http_result;
+
+enum {
+    TIDINGS_HTTP_OK = 0,
+    TIDINGS_HTTP_UNAVAILABLE = 1,  // libcurl could not be loaded
+    TIDINGS_HTTP_TIMED_OUT = 2,
+    TIDINGS_HTTP_CANCELLED = 3,
+    TIDINGS_HTTP_TOO_LARGE = 4,
+    TIDINGS_HTTP_TRANSPORT = 5,  // connection refused, DNS, TLS, ...
+};
+
+/// A request being performed; `tidings_http_cancel` may be called from any thread.
+typedef struct tidings_http_request tidings_http_request;
+
+/// A new request handle (NULL when out of memory).
+tidings_http_request *tidings_http_request_new(void);
+
+/// Asks a running `tidings_http_perform` to stop; it returns TIDINGS_HTTP_CANCELLED.
+void tidings_http_cancel(tidings_http_request *request);
+
+/// Frees a request handle (after `tidings_http_perform` has returned).
+void tidings_http_request_free(tidings_http_request *request);
+
+/// Performs one exchange, blocking the calling thread. Redirects are not followed (the 3xx
+/// comes back). `headers` are `count` "Name: value" lines.
+void tidings_http_perform(
+    tidings_http_request *request, const char *method, const char *url, const char *const *headers, size_t count,
+    const void *body, size_t body_length, long timeout_ms, size_t max_body, const char *user_agent,
+    tidings_http_result *result);
+
+/// Frees what a result holds (not the result itself).
+void tidings_http_result_free(tidings_http_result *result);
+
+#endif
