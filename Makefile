@@ -14,7 +14,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release run test bench format lint clean
 
-## deps: install libsqlite3-dev and libedit-dev when pkg-config cannot find them.
+## deps: install libsqlite3-dev and libedit-dev when pkg-config cannot find them, and libcurl4
+## (opened at run time for HTTP) when the loader does not know it.
 deps:
 	@missing=""; \
 	set -- $(SYSTEM_PKGS); \
@@ -22,6 +23,7 @@ deps:
 	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$1"; shift; \
 	done; \
 	if ! command -v pkg-config >/dev/null 2>&1; then missing="pkg-config $(SYSTEM_PKGS)"; fi; \
+	ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4' || missing="$$missing libcurl4"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing system packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
@@ -31,13 +33,17 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The Swift runtime and Foundation are linked statically: the binary then starts without
+# loading them (see the README's start-up figures). Needs libxml2-dev for FoundationXML.
+RELEASE_FLAGS = -c release --static-swift-stdlib
+
 release: deps
-	$(SWIFT) build -c release --product tidings
+	$(SWIFT) build $(RELEASE_FLAGS) --product tidings
 
 ## run: the REPL on a demo home that already holds the bundled sample feeds and two chores
 ## (Demo/setup.tidings, loaded once into a fresh demo home; delete the home to start over).
 run: release
-	@bin="$$($(SWIFT) build -c release --show-bin-path)/tidings"; \
+	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/tidings"; \
 	if [ ! -f "$(DEMO_HOME)/tidings.sqlite" ]; then \
 	  "$$bin" --home "$(DEMO_HOME)" Demo/setup.tidings >/dev/null || { rm -rf "$(DEMO_HOME)"; exit 1; }; \
 	fi; \
