@@ -79,10 +79,12 @@ let package = Package(
             name: "CLibEdit",
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]),
+        // Ctrl-C: the SIGINT handler and libedit's key reader.
+        .target(name: "CInterrupts", dependencies: ["CLibEdit"]),
         .executableTarget(
             name: "REPL",
             dependencies: [
-                "Models", "Networking", "Storage", "Config", "Feed", "CLibEdit",
+                "Models", "Networking", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

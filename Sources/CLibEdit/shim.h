@@ -6,10 +6,8 @@
 #ifndef TIDINGS_CLIBEDIT_SHIM_H
 #define TIDINGS_CLIBEDIT_SHIM_H
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <editline/readline.h>
 
 /// Reads one line with editing; returns NULL on end of input. The caller frees the result.
@@ -53,36 +51,6 @@ static inline void tidings_disable_default_completion(void) { rl_attempted_compl
 /// libedit's matches generator over a Swift callback.
 static inline char **tidings_completion_matches(const char *text, char *(*generator)(const char *, int)) {
     return rl_completion_matches(text, generator);
-}
-
-/// The write end of the pipe the SIGINT handler signals a running command through. Only the
-/// handler and `tidings_install_sigint` touch it.
-static int tidings_sigint_write_fd = -1;
-
-/// Ctrl-C: one byte goes down the pipe, so the program can cancel the command that is running
-/// (at the prompt nothing is running and the key is ignored; reads restart, so the editor keeps
-/// its line).
-static void tidings_sigint_handler(int signo) {
-    (void)signo;
-    char byte = 1;
-    if (tidings_sigint_write_fd >= 0) {
-        ssize_t ignored = write(tidings_sigint_write_fd, &byte, 1);
-        (void)ignored;
-    }
-}
-
-/// Installs the SIGINT handler and returns the read end of its pipe, or -1 when it could not.
-static inline int tidings_install_sigint(void) {
-    int fds[2];
-    if (pipe(fds) != 0) return -1;
-    tidings_sigint_write_fd = fds[1];
-    struct sigaction action;
-    action.sa_handler = tidings_sigint_handler;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
-    rl_catch_signals = 0;  // libedit must not install its own handlers over ours
-    return fds[0];
 }
 
 #endif

@@ -44,7 +44,8 @@ public final class CurlTransport: HTTPTransport {
         let configuration = self.configuration
         if Task.isCancelled { throw .cancelled }
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>) in
                 Thread.detachNewThread {
                     continuation.resume(returning: exchange.perform(request, timeout: timeout, configuration))
                 }
@@ -85,7 +86,10 @@ private struct Exchange: @unchecked Sendable {
         let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         switch Int(result.failure) {
         case TIDINGS_HTTP_OK:
-            let headerText = result.headers.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: result.headers_length), as: UTF8.self) } ?? ""
+            let headerText =
+                result.headers.map {
+                    String(decoding: UnsafeRawBufferPointer(start: $0, count: result.headers_length), as: UTF8.self)
+                } ?? ""
             let data = result.body.map { Data(bytes: $0, count: result.body_length) } ?? Data()
             return .success(
                 HTTPResponse(status: result.status, headers: Self.headers(headerText), body: data, url: request.url))

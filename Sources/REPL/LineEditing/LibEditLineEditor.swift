@@ -1,3 +1,4 @@
+import CInterrupts
 import CLibEdit
 import Foundation
 
@@ -21,6 +22,8 @@ final class LibEditLineEditor: LineReading {
     }
 
     func readLine(prompt: String) -> String? {
+        tidings_set_at_prompt(1)
+        defer { tidings_set_at_prompt(0) }
         guard let raw = tidings_readline(prompt) else { return nil }
         defer { free(raw) }
         return String(cString: raw)

@@ -1,3 +1,4 @@
+import CInterrupts
 import CLibEdit
 import Foundation
 import Synchronization
@@ -9,8 +10,8 @@ import Synchronization
 #endif
 
 /// Ctrl-C: while a command runs, it cancels that command (a refresh stops, the prompt comes
-/// back, a script ends with status 130). The process itself is not killed; at the prompt the
-/// key is ignored (Ctrl-U clears the line).
+/// back, a script ends with status 130); at the prompt it drops the line being typed. The
+/// process itself is not killed.
 ///
 /// The signal handler (in the C shim) writes a byte down a pipe; a thread reading the pipe
 /// cancels the running command. Installed once by the composition root.

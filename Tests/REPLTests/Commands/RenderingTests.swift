@@ -7,9 +7,14 @@ import Testing
 struct RenderingTests {
     @Test("tables fit the width: the flexible column is cut with an ellipsis and no row wraps")
     func tablesFitTheWidth() {
-        var table = Table(columns: [.init(title: "ID", alignRight: true), .init(title: "TITLE", flexible: true), .init(title: "URL")])
-        table.rows = [["1", "A rather long title that will not fit", "https://x.test/"], ["22", "Short", "https://y.test/"]]
-        let lines = table.render(Display(isTerminal: true, width: 40, color: false)).split(separator: "\n").map(String.init)
+        var table = Table(columns: [
+            .init(title: "ID", alignRight: true), .init(title: "TITLE", flexible: true), .init(title: "URL"),
+        ])
+        table.rows = [
+            ["1", "A rather long title that will not fit", "https://x.test/"], ["22", "Short", "https://y.test/"],
+        ]
+        let lines = table.render(Display(isTerminal: true, width: 40, color: false)).split(separator: "\n").map(
+            String.init)
         #expect(lines.allSatisfy { $0.count <= 40 })
         #expect(lines[1] == " 1  A rather long titl…  https://x.test/")
         #expect(lines[2] == "22  Short                https://y.test/")
@@ -35,10 +40,14 @@ struct RenderingTests {
             <description>Body &#x1B;[2J text</description><guid>x</guid></item></channel></rss>
             """
         app.server.serve("https://bad.test/f", rss)
-        let lines = await app.run(["feed add https://bad.test/f", "feed list", "items", "read 1", "task from-item 1", "task list"])
+        let lines = await app.run([
+            "feed add https://bad.test/f", "feed list", "items", "read 1", "task from-item 1", "task list",
+        ])
         #expect(lines.status == 0, "\(lines.err)")
         for line in lines.out {
-            #expect(!line.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, "\(line.debugDescription)")
+            #expect(
+                !line.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) },
+                "\(line.debugDescription)")
         }
         #expect(lines.out.contains { $0.contains("Evil") && $0.contains("title") })
     }

@@ -42,6 +42,24 @@ struct InterruptTests {
         }
     }
 
+    @Test("Ctrl-C at the prompt drops the line being typed and draws a fresh prompt")
+    func interruptLine() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = try TerminalSession(arguments: ["--home", home.path])
+        #expect(terminal.waitFor("tidings> "))
+        terminal.type("half typed")
+        #expect(terminal.waitFor("half typed"))
+        kill(terminal.processIdentifier, SIGINT)
+        #expect(terminal.waitFor("tidings> "))
+        terminal.type("help quit\r")
+        #expect(terminal.waitFor("usage: quit"))
+        terminal.type("quit\r")
+        #expect(terminal.exitStatus() == 0)
+        let history = try String(contentsOf: home.appendingPathComponent("history"), encoding: .utf8)
+        #expect(history == "help quit\nquit\n")
+    }
+
     @Test("Ctrl-C in a script stops it with status 130")
     func interruptScript() async throws {
         let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-slow-\(UUID().uuidString)")

@@ -1,0 +1,14 @@
+// Ctrl-C for the REPL: a SIGINT handler and libedit's key reader, in one C file so they share
+// one copy of their state (static variables in a header would be duplicated per Swift file).
+#ifndef TIDINGS_INTERRUPTS_H
+#define TIDINGS_INTERRUPTS_H
+
+/// Installs the SIGINT handler and libedit's key reader (call before libedit initialises) and
+/// returns the read end of a pipe that receives one byte per Ctrl-C pressed while no line is
+/// being edited, or -1 when it could not.
+int tidings_install_sigint(void);
+
+/// Marks whether the line editor is waiting for a line: a Ctrl-C then drops the line instead.
+void tidings_set_at_prompt(int value);
+
+#endif
