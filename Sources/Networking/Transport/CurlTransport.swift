@@ -71,7 +71,7 @@ private struct Exchange: @unchecked Sendable {
         var result = tidings_http_result()
         let lines = request.headers.map { "\($0.key): \($0.value)" }
         let cLines = lines.map { strdup($0) }
-        defer { cLines.forEach { free($0) } }
+        defer { for line in cLines { free(line) } }
         let pointers = cLines.map { UnsafePointer($0) }
         let body = request.body ?? Data()
         body.withUnsafeBytes { bytes in
