@@ -12,7 +12,9 @@ struct ModuleGraphTests {
         "Config": ["Models", "Networking"],
         "Feed": ["Models", "Networking", "Storage"],
         "StorageProbe": ["Models", "Storage"],
-        "REPL": ["Models", "Networking", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts", "ArgumentParser", "Logging"],
+        "REPL": [
+            "Models", "Networking", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts", "ArgumentParser", "Logging",
+        ],
     ]
 
     static let system: Set<String> = [
