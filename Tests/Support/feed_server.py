@@ -7,8 +7,9 @@ stops when its stdin closes (the test's lifeline)."""
 import functools
 import http.server
 import sys
-import threading
 import time
+
+from loopback import serve
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -21,16 +22,5 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return super().do_GET()
 
 
-def main():
-    directory, port_file = sys.argv[1], sys.argv[2]
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Handler, directory=directory))
-    with open(port_file, "w") as f:
-        f.write(f"{server.server_address[1]}\n")
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    sys.stdin.read()  # returns when the test closes the pipe
-    server.shutdown()
-
-
 if __name__ == "__main__":
-    main()
+    serve(functools.partial(Handler, directory=sys.argv[1]))

@@ -10,6 +10,9 @@ import os
 import sys
 import threading
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Support"))
+from loopback import serve  # noqa: E402
+
 lock = threading.Lock()
 state = {"body": b'{"minVersion":"1.0.0"}', "version": 1}
 
@@ -57,18 +60,4 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.send(204)
 
 
-def exit_with_parent():
-    # The test holds our stdin open; end of input means it is done (or gone), so stop. This
-    # also works when a launcher (pyenv's shim, which ignores SIGTERM) stands between the test
-    # and this process.
-    sys.stdin.read()
-    os._exit(0)
-
-
-threading.Thread(target=exit_with_parent, daemon=True).start()
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-server.daemon_threads = True
-with open(sys.argv[1] + ".tmp", "w") as port_file:
-    port_file.write(f"{server.server_address[1]}\n")
-os.rename(sys.argv[1] + ".tmp", sys.argv[1])
-server.serve_forever()
+serve(Handler)
