@@ -36,6 +36,24 @@ struct ParseCommandTests {
         #expect((items[1]["authors"] as? [[String: Any]])?.first?["email"] is NSNull)
     }
 
+    @Test("an http URL is fetched and parsed (the document URL resolves relative links); a 404 exits 1")
+    func httpURL() async throws {
+        let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-parse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: site) }
+        let feed =
+            #"<rss version="2.0"><channel><title>Served</title><item><title>One</title><link>/posts/1</link></item></channel></rss>"#
+        try feed.write(to: site.appendingPathComponent("feed.xml"), atomically: true, encoding: .utf8)
+        try await withFeedServer(serving: site) { base in
+            let summary = try TidingsBinary.run(["parse", "--summary", base.absoluteString + "/feed.xml"])
+            #expect(summary.status == 0 && summary.out == "rss2.0 \"Served\": 1 items, 0 warnings\n")
+            let json = try TidingsBinary.run(["parse", "--json", base.absoluteString + "/feed.xml"])
+            #expect(json.out.contains("\"link\":\"\(base.absoluteString)/posts/1\""))
+            let missing = try TidingsBinary.run(["parse", base.absoluteString + "/nothing.xml"])
+            #expect(missing.status == 1 && missing.err.contains("404"))
+        }
+    }
+
     @Test("--summary prints one line")
     func summary() throws {
         let result = try TidingsBinary.run(["parse", "--summary", fixture("atom/atom1-basic.xml")])
