@@ -48,6 +48,11 @@ static inline const char *tidings_line_buffer(void) { return rl_line_buffer; }
 /// Turns off the default filename completion when our hook returns no matches.
 static inline void tidings_disable_default_completion(void) { rl_attempted_completion_over = 1; }
 
+/// The character libedit appends after a unique completion (0 for none: a directory).
+static inline void tidings_set_completion_append_character(int character) {
+    rl_completion_append_character = character;
+}
+
 /// libedit's matches generator over a Swift callback.
 static inline char **tidings_completion_matches(const char *text, char *(*generator)(const char *, int)) {
     return rl_completion_matches(text, generator);

@@ -6,7 +6,7 @@ import Synchronization
 
 /// What Tab completes, by position on the line: command words first, then sub-commands, then
 /// feed, item or task ids where a command takes one, and file paths after `feed add`,
-/// `feed import` and `feed export` (returned as `nil`: libedit's own file-name completion).
+/// `feed import` and `feed export` (`candidates` returns `nil` there; see `paths(matching:)`).
 ///
 /// The ids are loaded before each prompt (`reload()`), since libedit's completion callback
 /// is synchronous.
@@ -39,6 +39,22 @@ final class Completer: Sendable {
             loaded.tasks = ((try? await tasks.list(.all)) ?? []).compactMap { $0.id.map(String.init) }
         }
         ids.withLock { $0 = loaded }
+    }
+
+    /// The files and directories `prefix` starts to name (`~` expanded), directories with a
+    /// trailing `/`; hidden ones only when `prefix` names them.
+    static func paths(matching prefix: String) -> [String] {
+        let typed = prefix == "~" ? "~/" : prefix
+        let cut = typed.lastIndex(of: "/").map { typed.index(after: $0) } ?? typed.startIndex
+        let typedDirectory = String(typed[..<cut])  // as typed: "", "feeds/", "~/feeds/", "/tmp/"
+        let stem = String(typed[cut...])
+        let directory = typedDirectory.isEmpty ? "." : (typedDirectory as NSString).expandingTildeInPath
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.filter { $0.hasPrefix(stem) && (!$0.hasPrefix(".") || stem.hasPrefix(".")) }.sorted().map {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: directory + "/" + $0, isDirectory: &isDirectory)
+            return typedDirectory + $0 + (exists && isDirectory.boolValue ? "/" : "")
+        }
     }
 
     /// The candidates for the word being typed (`prefix`), given the words before it; `nil`

@@ -39,12 +39,12 @@ final class LibEditLineEditor: LineReading {
 private enum CompletionTable {
     nonisolated(unsafe) static var completer: Completer?
 
-    /// The candidates for `prefix`, given the line up to where the word starts; `nil` for a
-    /// file path.
-    static func matches(for prefix: String, line: String, start: Int) -> [String]? {
+    /// The candidates for `prefix`, given the line up to where the word starts.
+    static func matches(for prefix: String, line: String, start: Int) -> [String] {
         let before = String(decoding: line.utf8.prefix(start), as: UTF8.self)
         let words = (try? CommandLineTokenizer.words(before)) ?? before.split(separator: " ").map(String.init)
-        return completer?.candidates(before: words, prefix: prefix) ?? []
+        guard let completer else { return [] }
+        return completer.candidates(before: words, prefix: prefix) ?? Completer.paths(matching: prefix)
     }
 }
 
@@ -56,11 +56,11 @@ private func completeWord(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: 
     guard let text else { return nil }
     let prefix = String(cString: text)
     let line = tidings_line_buffer().map { String(cString: $0) } ?? ""
-    guard let matches = CompletionTable.matches(for: prefix, line: line, start: Int(start)) else {
-        return nil  // a file path: libedit's own file-name completion takes over
-    }
+    let matches = CompletionTable.matches(for: prefix, line: line, start: Int(start))
     tidings_disable_default_completion()
     guard let first = matches.first else { return nil }
+    // A directory is completed without the space, so its contents can follow.
+    tidings_set_completion_append_character(matches.count == 1 && first.hasSuffix("/") ? 0 : 0x20)
     let common = matches.dropFirst().reduce(first) { String($0.commonPrefix(with: $1)) }
     // libedit reads matches[2] before it looks at matches[1], so a unique match is given twice
     // (substitution, then the match) and the array has a spare NULL at its end.

@@ -58,3 +58,33 @@ struct RenderingTests {
         #expect(TextWrap.wrap("para one\n\npara two", width: 40) == "para one\n\npara two")
     }
 }
+
+@Suite("completion")
+struct CompletionTests {
+    @Test("command words, sub-commands and ids by position; file paths after feed add, import and export")
+    func candidates() throws {
+        let completer = Completer(feeds: nil, tasks: nil)
+        #expect(completer.candidates(before: [], prefix: "fe") == ["feed"])
+        #expect(completer.candidates(before: ["feed"], prefix: "re") == ["refresh", "remove", "rename"])
+        #expect(completer.candidates(before: ["help"], prefix: "ta") == ["task"])
+        #expect(completer.candidates(before: ["feed", "add"], prefix: "/tm") == nil)
+        #expect(completer.candidates(before: ["task", "done", "1"], prefix: "") == [])
+    }
+
+    @Test("paths: directories end with a slash, hidden files only when asked for, ~ kept as typed")
+    func paths() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tidings-paths-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("feeds"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data().write(to: directory.appendingPathComponent("feed.opml"))
+        try Data().write(to: directory.appendingPathComponent(".hidden"))
+        let base = directory.path + "/"
+        #expect(Completer.paths(matching: base + "fe") == [base + "feed.opml", base + "feeds/"])
+        #expect(Completer.paths(matching: base) == [base + "feed.opml", base + "feeds/"])
+        #expect(Completer.paths(matching: base + ".") == [base + ".hidden"])
+        #expect(Completer.paths(matching: base + "nothing").isEmpty)
+        #expect(Completer.paths(matching: "~/").allSatisfy { $0.hasPrefix("~/") })
+    }
+}
