@@ -6,15 +6,15 @@
 
 SWIFT      ?= swift
 DEMO_HOME  ?= $(CURDIR)/.build/demo-home
-SYSTEM_PKGS = libsqlite3-dev libedit-dev
+SYSTEM_PKGS = libsqlite3-dev libedit-dev libxml2-dev
 # pkg-config names of the system libraries, in the same order as SYSTEM_PKGS.
-PC_NAMES    = sqlite3 libedit
+PC_NAMES    = sqlite3 libedit libxml-2.0
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release run test bench format lint clean
 
-## deps: install libsqlite3-dev and libedit-dev when pkg-config cannot find them.
+## deps: install libsqlite3-dev, libedit-dev and libxml2-dev when pkg-config cannot find them.
 deps:
 	@missing=""; \
 	set -- $(SYSTEM_PKGS); \

@@ -19,7 +19,7 @@ public enum HTMLText {
             var skipping: [UInt8]?
             while index < bytes.count {
                 let byte = bytes[index]
-                if byte == UInt8(ascii: "<") {
+                if byte == UInt8(ascii: "<"), index + 1 < bytes.count, startsTag(bytes[index + 1]) {
                     var close = index + 1
                     while close < bytes.count, bytes[close] != UInt8(ascii: ">") { close += 1 }
                     guard close < bytes.count else {
@@ -72,6 +72,13 @@ public enum HTMLText {
             }
             return writer.finish()
         }
+    }
+
+    /// Whether `<` followed by `byte` opens a tag (`<p`, `</`, `<!--`, `<?`); `5 < 6` does not.
+    private static func startsTag(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return (lower >= 0x61 && lower <= 0x7A) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!")
+            || byte == UInt8(ascii: "?")
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {

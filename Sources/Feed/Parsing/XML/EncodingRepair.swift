@@ -5,7 +5,7 @@ import Foundation
 ///
 /// When the bytes are not valid UTF-8 and contain no valid multi-byte UTF-8 sequence at all,
 /// they are read as Windows-1252 and re-encoded as UTF-8. A document with some valid UTF-8
-/// and a few bad bytes is left alone: the XML parser decodes the bad bytes as U+FFFD.
+/// and a few bad bytes keeps its UTF-8, with each bad sequence replaced by U+FFFD.
 enum EncodingRepair {
     /// The document as UTF-8, and a warning when it had to be re-read.
     ///
@@ -43,8 +43,10 @@ enum EncodingRepair {
                 }
             }
         }
-        guard invalid > 0, multibyte == 0, let text = String(data: data, encoding: .windowsCP1252) else {
-            return (data, nil)
+        guard invalid > 0 else { return (data, nil) }
+        guard multibyte == 0, let text = String(data: data, encoding: .windowsCP1252) else {
+            // Real UTF-8 with a few bad bytes: each bad sequence becomes U+FFFD.
+            return (Data(String(decoding: data, as: UTF8.self).utf8), nil)
         }
         return (Data(text.utf8), "the document is not the UTF-8 it claims; read it as Windows-1252")
     }
