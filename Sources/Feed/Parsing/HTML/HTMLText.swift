@@ -4,11 +4,12 @@
 /// One pass over the UTF-8 bytes: this runs for every item of every feed, so it must not walk
 /// `Character`s.
 public enum HTMLText {
-    private static let blockElements: Set<[UInt8]> = Set(
-        [
-            "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr",
-            "table", "section", "article", "header", "footer", "hr", "dd", "dt", "figure", "figcaption",
-        ].map { Array($0.utf8) })
+    private static let blockElements: [TagName] = [
+        "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr",
+        "table", "section", "article", "header", "footer", "hr", "dd", "dt", "figure", "figcaption",
+    ].map(TagName.init)
+    private static let script = TagName("script")
+    private static let style = TagName("style")
 
     /// The plain text of `html`.
     public static func plainText(_ html: String) -> String {
@@ -16,7 +17,7 @@ public enum HTMLText {
         return source.withUTF8 { bytes -> String in
             var writer = TextWriter(capacity: bytes.count)
             var index = 0
-            var skipping: [UInt8]?
+            var skipping: TagName?
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "<"), index + 1 < bytes.count, startsTag(bytes[index + 1]) {
@@ -31,14 +32,14 @@ public enum HTMLText {
                     let isClosing = nameStart < close && bytes[nameStart] == UInt8(ascii: "/")
                     if isClosing { nameStart += 1 }
                     var nameEnd = nameStart
-                    var name: [UInt8] = []
+                    var name = TagName()
                     while nameEnd < close, isAlphanumeric(bytes[nameEnd]) {
-                        name.append(bytes[nameEnd] | (bytes[nameEnd] >= 0x41 && bytes[nameEnd] <= 0x5A ? 0x20 : 0))
+                        name.append(bytes[nameEnd])
                         nameEnd += 1
                     }
                     if let open = skipping {
                         if isClosing && name == open { skipping = nil }
-                    } else if !isClosing, name == Array("script".utf8) || name == Array("style".utf8) {
+                    } else if !isClosing, name == script || name == style {
                         skipping = name
                     } else if blockElements.contains(name) {
                         writer.newline()
@@ -86,6 +87,29 @@ public enum HTMLText {
     }
 }
 
+/// A tag name, lower-cased and packed into two words (longer names never match a known one).
+private struct TagName: Equatable {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+    private var length = 0
+
+    init() {}
+
+    init(_ text: String) {
+        for byte in text.utf8 { append(byte) }
+    }
+
+    mutating func append(_ byte: UInt8) {
+        let lower = UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+        if length < 8 {
+            low |= lower << (8 * length)
+        } else if length < 16 {
+            high |= lower << (8 * (length - 8))
+        }
+        length += 1
+    }
+}
+
 /// Accumulates text bytes, collapsing spaces and dropping empty lines as it goes.
 private struct TextWriter {
     private var bytes: [UInt8] = []
@@ -117,7 +141,7 @@ private struct TextWriter {
             return
         }
         flush()
-        bytes.append(contentsOf: Array(String(Character(scalar)).utf8))
+        for byte in scalar.utf8 { bytes.append(byte) }
     }
 
     mutating func newline() {
@@ -161,7 +185,7 @@ public enum HTMLEntities {
             var index = 0
             while index < bytes.count {
                 if bytes[index] == UInt8(ascii: "&"), let (scalar, length) = entity(in: bytes, at: index) {
-                    output.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    for byte in scalar.utf8 { output.append(byte) }
                     index += length
                 } else {
                     output.append(bytes[index])
@@ -184,13 +208,56 @@ public enum HTMLEntities {
         let name = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
         let scalar: Unicode.Scalar?
         if name[0] == UInt8(ascii: "#") {
-            let digits = String(decoding: UnsafeBufferPointer(rebasing: name.dropFirst()), as: UTF8.self)
-            let value =
-                digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-            scalar = value.flatMap(Unicode.Scalar.init)
+            scalar = numeric(UnsafeBufferPointer(rebasing: name.dropFirst())).flatMap(Unicode.Scalar.init)
         } else {
-            scalar = named[String(decoding: name, as: UTF8.self)]?.unicodeScalars.first
+            scalar = common(name) ?? named[String(decoding: name, as: UTF8.self)]?.unicodeScalars.first
         }
         return scalar.map { ($0, end - index + 1) }
+    }
+
+    /// The value of a numeric reference's digits (`8217`, `x2019`), if they are one.
+    private static func numeric(_ digits: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        let isHex = digits.first.map { $0 | 0x20 == UInt8(ascii: "x") } ?? false
+        let start = isHex ? 1 : 0
+        guard digits.count > start, digits.count - start <= 8 else { return nil }
+        var value: UInt32 = 0
+        for byte in digits[start...] {
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where isHex: digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where isHex: digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            value = value * (isHex ? 16 : 10) + digit
+        }
+        return value
+    }
+
+    /// The entities escaped HTML is full of, recognised without a dictionary lookup.
+    private static func common(_ name: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+        switch name.count {
+        case 2:
+            if name[1] == UInt8(ascii: "t") {
+                if name[0] == UInt8(ascii: "l") { return "<" }
+                if name[0] == UInt8(ascii: "g") { return ">" }
+            }
+        case 3:
+            if name[0] == UInt8(ascii: "a"), name[1] == UInt8(ascii: "m"), name[2] == UInt8(ascii: "p") { return "&" }
+        case 4:
+            if name[0] == UInt8(ascii: "q"), name[1] == UInt8(ascii: "u"), name[2] == UInt8(ascii: "o"),
+                name[3] == UInt8(ascii: "t")
+            {
+                return "\""
+            }
+            if name[0] == UInt8(ascii: "n"), name[1] == UInt8(ascii: "b"), name[2] == UInt8(ascii: "s"),
+                name[3] == UInt8(ascii: "p")
+            {
+                return "\u{A0}"
+            }
+        default:
+            break
+        }
+        return nil
     }
 }

@@ -24,6 +24,13 @@ enum EncodingRepair {
             var index = 0
             let count = raw.count
             while index < count {
+                // Eight ASCII bytes at a time.
+                if index + 8 <= count,
+                    raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
+                    index += 8
+                    continue
+                }
                 let byte = raw[index]
                 if byte < 0x80 {
                     index += 1
