@@ -31,7 +31,8 @@ extension MarkupEscaping {
             default: continue
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            output.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+            output.append(
+                contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
             runStart = index + 1
         }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))

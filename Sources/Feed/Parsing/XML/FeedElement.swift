@@ -169,7 +169,7 @@ struct SAXAttributes {
     }
 
     /// Each attribute's prefix, local name and value (UTF-8), in document order.
-    func forEach(_ body: (_ prefix: UnsafePointer<xmlChar>?, _ local: UnsafePointer<xmlChar>, [UInt8]) -> Void) {
+    func visit(_ body: (_ prefix: UnsafePointer<xmlChar>?, _ local: UnsafePointer<xmlChar>, [UInt8]) -> Void) {
         guard let pointer else { return }
         for index in 0..<count {
             let entry = pointer + index * 5

@@ -1,5 +1,5 @@
-import Foundation
 internal import CLibXML2
+import Foundation
 
 /// Streams a document through libxml2's SAX2 push parser into an `XMLFeedBuilder`.
 ///
@@ -24,6 +24,8 @@ enum SAXFeedReader {
         var entityBudgetExceeded = false
         /// Bytes of entity replacement text handed out so far.
         var entityBytes = 0
+        /// The most of the document libxml2 held in its input buffer at once.
+        var peakInputWindow = 0
     }
 
     /// Bytes of entity replacement text a document may expand to, in total.
@@ -55,25 +57,35 @@ enum SAXFeedReader {
             guard let names = InternedNames(dict: context.pointee.dict) else { return nil }
             let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
             state.initialize(
-                to: State(builder: XMLFeedBuilder(names: names, documentURL: documentURL), diagnostics: Diagnostics()))
+                to: State(
+                    context: context, builder: XMLFeedBuilder(names: names, documentURL: documentURL),
+                    diagnostics: Diagnostics()))
             defer {
                 state.deinitialize(count: 1)
                 state.deallocate()
             }
-            context.pointee._private = UnsafeMutableRawPointer(state)
+            // Callbacks receive the state, not the parser context: libxml2 then never falls
+            // back to its own entity lookup when `getEntity` declines.
+            context.pointee.userData = UnsafeMutableRawPointer(state)
             var offset = head
-            while offset < count, context.pointee.instate != XML_PARSER_EOF {
+            while offset < count, context.pointee.instate != XML_PARSER_EOF,
+                !state.pointee.diagnostics.entityBudgetExceeded
+            {
                 let length = min(chunkSize, count - offset)
                 xmlParseChunk(context, start + offset, Int32(length), 0)
                 offset += length
             }
-            if context.pointee.instate != XML_PARSER_EOF { xmlParseChunk(context, nil, 0, 1) }
+            if context.pointee.instate != XML_PARSER_EOF, !state.pointee.diagnostics.entityBudgetExceeded {
+                xmlParseChunk(context, nil, 0, 1)
+            }
             return Outcome(builder: state.pointee.builder, diagnostics: state.pointee.diagnostics)
         }
     }
 
     /// What the callbacks reach through the parser context's `_private` pointer.
     fileprivate struct State {
+        /// The document's parser context (not that of an entity's replacement text).
+        let context: xmlParserCtxtPtr
         var builder: XMLFeedBuilder
         var diagnostics: Diagnostics
     }
@@ -81,40 +93,48 @@ enum SAXFeedReader {
     private static func makeHandler() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
         handler.initialized = tidings_sax2_magic()
-        handler.startElementNs = { context, local, prefix, uri, _, _, attributeCount, _, attributes in
-            guard let context = saxContext(context), let state = saxState(context), let local else { return }
+        handler.startElementNs = { state, local, prefix, uri, _, _, attributeCount, _, attributes in
+            guard let state = saxState(state), let local else { return }
             state.pointee.builder.startElement(
                 local: local, prefix: prefix, namespace: uri,
                 attributes: SAXAttributes(pointer: attributes, count: Int(attributeCount)))
-            if state.pointee.builder.wantsStop { xmlStopParser(context) }
+            if state.pointee.builder.wantsStop { xmlStopParser(state.pointee.context) }
         }
-        handler.endElementNs = { context, local, _, _ in
-            guard let context = saxContext(context), let state = saxState(context), let local else { return }
+        handler.endElementNs = { state, local, _, _ in
+            guard let state = saxState(state), let local else { return }
             state.pointee.builder.endElement(local: local)
+            if let input = state.pointee.context.pointee.input, let base = input.pointee.base,
+                let end = input.pointee.end
+            {
+                state.pointee.diagnostics.peakInputWindow = max(state.pointee.diagnostics.peakInputWindow, end - base)
+            }
         }
-        handler.characters = { context, bytes, length in
-            guard let context = saxContext(context), let state = saxState(context), let bytes else { return }
+        handler.characters = { state, bytes, length in
+            guard let state = saxState(state), let bytes else { return }
             state.pointee.builder.characters(bytes, count: Int(length))
         }
         handler.cdataBlock = handler.characters
         handler.ignorableWhitespace = handler.characters
-        handler.internalSubset = { context, name, externalID, systemID in
+        handler.internalSubset = { state, name, externalID, systemID in
             // The internal subset's entity declarations need a document to live in.
-            guard let context = saxContext(context) else { return }
+            guard let context = saxState(state)?.pointee.context else { return }
             if context.pointee.myDoc == nil { xmlSAX2StartDocument(context) }
             xmlSAX2InternalSubset(context, name, externalID, systemID)
         }
-        handler.entityDecl = { context, name, type, publicID, systemID, content in
-            guard let context = saxContext(context), context.pointee.myDoc != nil else { return }
+        handler.entityDecl = { state, name, type, publicID, systemID, content in
+            guard let context = saxState(state)?.pointee.context, context.pointee.myDoc != nil else { return }
             xmlSAX2EntityDecl(context, name, type, publicID, systemID, content)
         }
-        handler.getEntity = { context, name in
-            guard let context = saxContext(context), let state = saxState(context), let name else { return nil }
-            return SAXFeedReader.entity(named: name, context: context, state: state)
+        handler.getEntity = { state, name in
+            guard let state = saxState(state), let name else { return nil }
+            return SAXFeedReader.entity(named: name, state: state)
         }
-        handler.serror = { userData, error in
-            guard let context = saxContext(userData), let state = saxState(context), let error else { return }
+        handler.serror = { state, error in
+            guard let state = saxState(state), let error else { return }
             guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            if error.pointee.code == Int32(XML_ERR_TAG_NAME_MISMATCH.rawValue), let endTag = error.pointee.str2 {
+                state.pointee.builder.endTagMismatch(endTag)
+            }
             state.pointee.diagnostics.errorCount += 1
             if state.pointee.diagnostics.firstError == nil {
                 let message = error.pointee.message.map { String(cString: $0).trimmedWhitespace } ?? "unknown error"
@@ -127,16 +147,16 @@ enum SAXFeedReader {
     /// The predefined entities, and the document's internal general entities while the
     /// expansion budget lasts; never an external entity.
     fileprivate static func entity(
-        named name: UnsafePointer<xmlChar>, context: xmlParserCtxtPtr, state: UnsafeMutablePointer<State>
+        named name: UnsafePointer<xmlChar>, state: UnsafeMutablePointer<State>
     ) -> xmlEntityPtr? {
         if let predefined = xmlGetPredefinedEntity(name) { return predefined }
-        guard !state.pointee.diagnostics.entityBudgetExceeded, let document = context.pointee.myDoc,
+        guard !state.pointee.diagnostics.entityBudgetExceeded, let document = state.pointee.context.pointee.myDoc,
             let entity = xmlGetDocEntity(document, name), entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY
         else { return nil }
         state.pointee.diagnostics.entityBytes += max(1, Int(entity.pointee.length))
         guard state.pointee.diagnostics.entityBytes <= entityBudget else {
+            // Declined from here on; the driver stops feeding the parser after this chunk.
             state.pointee.diagnostics.entityBudgetExceeded = true
-            xmlStopParser(context)
             return nil
         }
         return entity
@@ -144,10 +164,7 @@ enum SAXFeedReader {
 
 }
 
-private func saxContext(_ pointer: UnsafeMutableRawPointer?) -> xmlParserCtxtPtr? {
-    pointer?.assumingMemoryBound(to: xmlParserCtxt.self)
-}
-
-private func saxState(_ context: xmlParserCtxtPtr) -> UnsafeMutablePointer<SAXFeedReader.State>? {
-    context.pointee._private?.assumingMemoryBound(to: SAXFeedReader.State.self)
+/// The state behind a callback's user-data pointer.
+private func saxState(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<SAXFeedReader.State>? {
+    pointer?.assumingMemoryBound(to: SAXFeedReader.State.self)
 }

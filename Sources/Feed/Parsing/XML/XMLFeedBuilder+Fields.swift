@@ -102,7 +102,11 @@ extension XMLFeedBuilder {
             }
         case .dcCreator:
             if let name = value.nonEmpty {
-                if inItem { item?.authors.append(Author(name: name)) } else { channel.authors.append(Author(name: name)) }
+                if inItem {
+                    item?.authors.append(Author(name: name))
+                } else {
+                    channel.authors.append(Author(name: name))
+                }
             }
         case .category, .dcSubject:
             if let term = value.nonEmpty { categories(append: term) }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CLibXML2
+import Foundation
 import Models
 
 /// Builds a `ParsedFeed` from the SAX2 events of one RSS or Atom document.
@@ -20,6 +20,8 @@ struct XMLFeedBuilder {
     private(set) var rootClosed = false
     /// Set when the builder has seen enough (the root is not a feed): the driver stops parsing.
     private(set) var wantsStop = false
+    /// The most character data the builder held at once, in bytes.
+    private(set) var peakTextBuffer = 0
 
     let names: InternedNames
     let documentURL: URL?
@@ -37,8 +39,16 @@ struct XMLFeedBuilder {
     /// Depth inside an element whose children are ignored (Atom `source`, RSS `textInput`).
     private var ignoredDepth = 0
 
+    /// libxml2's open elements, innermost last: `true` for one the builder has already closed
+    /// (recovering from a mismatched end tag), whose end event is then ignored. The others
+    /// match `stack`, in order.
+    private var parserStack: [Bool] = []
+    /// The end tag libxml2 reported as mismatched, until its end event arrives.
+    private var pendingEndTag: [UInt8]?
+
     /// One open element.
     private struct Frame {
+        var local: UnsafePointer<xmlChar>
         var element: FeedElement
         var textStart: Int
         var pushedBase = false
@@ -55,6 +65,7 @@ struct XMLFeedBuilder {
         self.documentURL = documentURL
         text.reserveCapacity(16_384)
         stack.reserveCapacity(16)
+        parserStack.reserveCapacity(16)
     }
 
     /// The base links are resolved against: the nearest `xml:base`, else the feed's link for
@@ -72,8 +83,11 @@ struct XMLFeedBuilder {
     ) {
         if let top = stack.last, top.isSerialized || (top.element.keepsChildMarkup && ignoredDepth == 0) {
             writeStartTag(local: local, prefix: prefix, attributes: attributes)
+            parserStack.append(false)
             stack.append(
-                Frame(element: .other, textStart: text.count, isSerialized: true, escapesText: top.escapesText))
+                Frame(
+                    local: local, element: .other, textStart: text.count, isSerialized: true,
+                    escapesText: top.escapesText))
             return
         }
         let element = names.element(local: local, namespace: namespace)
@@ -82,7 +96,7 @@ struct XMLFeedBuilder {
             format = Self.format(root: element, version: attributes.value(names.version))
             if format == nil { wantsStop = true }
         }
-        var frame = Frame(element: element, textStart: text.count)
+        var frame = Frame(local: local, element: element, textStart: text.count)
         if let value = attributes.value(names.base, namespace: names.xmlNamespace),
             let url = URL(string: value.trimmedWhitespace, relativeTo: bases.last ?? documentURL)?.absoluteURL
         {
@@ -99,13 +113,45 @@ struct XMLFeedBuilder {
             }
             start(element, attributes: attributes)
         }
+        parserStack.append(false)
         stack.append(frame)
     }
 
     mutating func endElement(local: UnsafePointer<xmlChar>) {
+        if parserStack.popLast() != true { closeElement() }
+        // libxml2 answers `</title>` inside `<title><b>` by closing `b` and leaving `title`
+        // open, which would swallow the rest of the item (and the items after it) into the
+        // title. The builder closes up to the element the end tag named, and ignores libxml2's
+        // late end events for what it closed.
+        guard let target = pendingEndTag else { return }
+        pendingEndTag = nil
+        guard let index = stack.lastIndex(where: { Self.name($0.local, equals: target) }) else { return }
+        var count = stack.count - index
+        for _ in 0..<count { closeElement() }
+        for position in parserStack.indices.reversed() where count > 0 && !parserStack[position] {
+            parserStack[position] = true
+            count -= 1
+        }
+    }
+
+    /// Notes the end tag libxml2 reported as mismatched, before it delivers the end event.
+    mutating func endTagMismatch(_ name: UnsafePointer<CChar>) {
+        var bytes = Array(UnsafeBufferPointer(start: name, count: strlen(name))).map { UInt8(bitPattern: $0) }
+        if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) { bytes.removeSubrange(...colon) }
+        pendingEndTag = bytes
+    }
+
+    private static func name(_ local: UnsafePointer<xmlChar>, equals bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            strlen(UnsafeRawPointer(local).assumingMemoryBound(to: CChar.self)) == buffer.count
+                && buffer.baseAddress.map { memcmp(local, $0, buffer.count) == 0 } ?? true
+        }
+    }
+
+    private mutating func closeElement() {
         guard let frame = stack.popLast() else { return }
         if frame.isSerialized {
-            writeEndTag(local: local)
+            writeEndTag(local: frame.local)
             return
         }
         if stack.isEmpty { rootClosed = true }
@@ -123,6 +169,7 @@ struct XMLFeedBuilder {
         guard let top = stack.last, !top.element.isContainer else { return }
         let buffer = UnsafeBufferPointer(start: bytes, count: count)
         if top.escapesText { MarkupEscaping.escape(buffer, into: &text) } else { text.append(contentsOf: buffer) }
+        if text.count > peakTextBuffer { peakTextBuffer = text.count }
     }
 
     // MARK: Text
@@ -150,7 +197,7 @@ struct XMLFeedBuilder {
     ) {
         text.append(UInt8(ascii: "<"))
         append(cString: local)
-        attributes.forEach { prefix, name, value in
+        attributes.visit { prefix, name, value in
             text.append(UInt8(ascii: " "))
             if let prefix {
                 append(cString: prefix)

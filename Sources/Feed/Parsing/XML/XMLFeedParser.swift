@@ -24,7 +24,8 @@ enum XMLFeedParser {
         guard let format = builder.format else {
             if builder.rootName?.lowercased() == "html" { throw .notAFeed("an HTML page") }
             if let root = builder.rootName { throw .notAFeed("an XML document whose root is <\(root)>") }
-            throw .malformed(diagnostics.firstError.map { "the XML is not well formed (\($0.message))" } ?? "no root element")
+            throw .malformed(
+                diagnostics.firstError.map { "the XML is not well formed (\($0.message))" } ?? "no root element")
         }
         var feed = builder.feed(format: format)
         if let encodingWarning { feed.warnings.append(encodingWarning) }
