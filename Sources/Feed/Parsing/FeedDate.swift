@@ -8,9 +8,10 @@ public enum FeedDate {
     /// Parses either family, deciding by the first character; `nil` when neither reads it.
     public static func date(from string: some StringProtocol) -> Date? {
         let trimmed = string.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = trimmed.first else { return nil }
-        if first.isNumber, trimmed.count >= 10,
-            trimmed.dropFirst(4).first == "-", let date = RFC3339.date(from: trimmed)
+        let utf8 = trimmed.utf8
+        guard let first = utf8.first else { return nil }
+        if first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"), utf8.dropFirst(4).first == UInt8(ascii: "-"),
+            let date = RFC3339.date(from: trimmed)
         {
             return date
         }

@@ -15,64 +15,76 @@ public enum HTMLText {
     public static func plainText(_ html: String) -> String {
         var source = html
         return source.withUTF8 { bytes -> String in
-            var writer = TextWriter(capacity: bytes.count)
-            var index = 0
-            var skipping: TagName?
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "<"), index + 1 < bytes.count, startsTag(bytes[index + 1]) {
-                    var close = index + 1
-                    while close < bytes.count, bytes[close] != UInt8(ascii: ">") { close += 1 }
-                    guard close < bytes.count else {
-                        if skipping == nil { writer.append(byte) }
-                        index += 1
-                        continue
-                    }
-                    var nameStart = index + 1
-                    let isClosing = nameStart < close && bytes[nameStart] == UInt8(ascii: "/")
-                    if isClosing { nameStart += 1 }
-                    var nameEnd = nameStart
-                    var name = TagName()
-                    while nameEnd < close, isAlphanumeric(bytes[nameEnd]) {
-                        name.append(bytes[nameEnd])
-                        nameEnd += 1
-                    }
-                    if let open = skipping {
-                        if isClosing && name == open { skipping = nil }
-                    } else if !isClosing, name == script || name == style {
-                        skipping = name
-                    } else if blockElements.contains(name) {
-                        writer.newline()
-                    }
-                    index = close + 1
-                    continue
-                }
-                if skipping != nil {
+            // Every byte written stands for at least one byte read (an entity is never shorter
+            // than its UTF-8, a tag or a run of spaces becomes one separator), so the text fits
+            // in the input's length and is written straight into the string's storage.
+            String(unsafeUninitializedCapacity: bytes.count) { output in
+                render(bytes, into: TextWriter(output))
+            }
+        }
+    }
+
+    private static func render(_ bytes: UnsafeBufferPointer<UInt8>, into writer: TextWriter) -> Int {
+        var writer = writer
+        let blockElements = self.blockElements
+        let script = self.script
+        let style = self.style
+        var index = 0
+        var skipping: TagName?
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<"), index + 1 < bytes.count, startsTag(bytes[index + 1]) {
+                var close = index + 1
+                while close < bytes.count, bytes[close] != UInt8(ascii: ">") { close += 1 }
+                guard close < bytes.count else {
+                    if skipping == nil { writer.append(byte) }
                     index += 1
                     continue
                 }
-                if byte == UInt8(ascii: "&"), let (scalar, length) = HTMLEntities.entity(in: bytes, at: index) {
-                    writer.append(scalar)
-                    index += length
-                    continue
+                var nameStart = index + 1
+                let isClosing = nameStart < close && bytes[nameStart] == UInt8(ascii: "/")
+                if isClosing { nameStart += 1 }
+                var nameEnd = nameStart
+                var name = TagName()
+                while nameEnd < close, isAlphanumeric(bytes[nameEnd]) {
+                    name.append(bytes[nameEnd])
+                    nameEnd += 1
                 }
-                if byte > 0x20 {
-                    // A run of ordinary text goes in one copy.
-                    var end = index + 1
-                    while end < bytes.count, bytes[end] > 0x20, bytes[end] != UInt8(ascii: "<"),
-                        bytes[end] != UInt8(ascii: "&")
-                    {
-                        end += 1
-                    }
-                    writer.append(run: UnsafeBufferPointer(rebasing: bytes[index..<end]))
-                    index = end
-                    continue
+                if let open = skipping {
+                    if isClosing && name == open { skipping = nil }
+                } else if !isClosing, name == script || name == style {
+                    skipping = name
+                } else if blockElements.contains(name) {
+                    writer.newline()
                 }
-                writer.append(byte)
-                index += 1
+                index = close + 1
+                continue
             }
-            return writer.finish()
+            if skipping != nil {
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "&"), let (scalar, length) = HTMLEntities.entity(in: bytes, at: index) {
+                writer.append(scalar)
+                index += length
+                continue
+            }
+            if byte > 0x20 {
+                // A run of ordinary text goes in one copy.
+                var end = index + 1
+                while end < bytes.count, bytes[end] > 0x20, bytes[end] != UInt8(ascii: "<"),
+                    bytes[end] != UInt8(ascii: "&")
+                {
+                    end += 1
+                }
+                writer.append(run: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                index = end
+                continue
+            }
+            writer.append(byte)
+            index += 1
         }
+        return writer.count
     }
 
     /// Whether `<` followed by `byte` opens a tag (`<p`, `</`, `<!--`, `<?`); `5 < 6` does not.
@@ -110,13 +122,15 @@ private struct TagName: Equatable {
     }
 }
 
-/// Accumulates text bytes, collapsing spaces and dropping empty lines as it goes.
+/// Writes text bytes into a buffer, collapsing spaces and dropping empty lines as it goes.
+/// Writes that would not fit are dropped (they cannot happen; see `HTMLText.plainText`).
 private struct TextWriter {
-    private var bytes: [UInt8] = []
+    private let output: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
     private var pendingSpace = false
     private var pendingNewline = false
 
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    init(_ output: UnsafeMutableBufferPointer<UInt8>) { self.output = output }
 
     mutating func append(_ byte: UInt8) {
         switch byte {
@@ -126,13 +140,17 @@ private struct TextWriter {
             newline()
         default:
             flush()
-            bytes.append(byte)
+            write(byte)
         }
     }
 
     mutating func append(run: UnsafeBufferPointer<UInt8>) {
         flush()
-        bytes.append(contentsOf: run)
+        guard count + run.count <= output.count, let source = run.baseAddress, let target = output.baseAddress else {
+            return
+        }
+        (target + count).update(from: source, count: run.count)
+        count += run.count
     }
 
     mutating func append(_ scalar: Unicode.Scalar) {
@@ -141,25 +159,29 @@ private struct TextWriter {
             return
         }
         flush()
-        for byte in scalar.utf8 { bytes.append(byte) }
+        for byte in scalar.utf8 { write(byte) }
     }
 
     mutating func newline() {
         pendingSpace = false
-        if !bytes.isEmpty { pendingNewline = true }
+        if count > 0 { pendingNewline = true }
+    }
+
+    private mutating func write(_ byte: UInt8) {
+        guard count < output.count else { return }
+        output[count] = byte
+        count += 1
     }
 
     private mutating func flush() {
         if pendingNewline {
-            bytes.append(0x0A)
-        } else if pendingSpace, !bytes.isEmpty {
-            bytes.append(0x20)
+            write(0x0A)
+        } else if pendingSpace, count > 0 {
+            write(0x20)
         }
         pendingNewline = false
         pendingSpace = false
     }
-
-    func finish() -> String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// Decodes the XML five, numeric references and the HTML named entities feeds commonly use.

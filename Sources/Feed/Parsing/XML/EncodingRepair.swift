@@ -76,21 +76,35 @@ enum EncodingRepair {
         if data.starts(with: [0xEF, 0xBB, 0xBF]) || data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
             return true
         }
-        let prolog = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
-        guard prolog.hasPrefix("<?xml"), let end = prolog.range(of: "?>") else { return false }
-        return prolog[..<end.lowerBound].contains("encoding")
+        return declaredEncoding(data) != nil
     }
 
     /// Whether the XML declaration names UTF-8, or no encoding (a UTF-16 BOM means neither).
     private static func declaresUTF8OrNothing(_ data: Data) -> Bool {
         if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return false }
-        let prolog = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
-        guard prolog.hasPrefix("<?xml") || prolog.hasPrefix("\u{FEFF}<?xml"), let end = prolog.range(of: "?>") else {
-            return true
+        guard let value = declaredEncoding(data) else { return true }
+        return value.starts(with: Array("utf-8".utf8)) || value.starts(with: Array("utf8".utf8))
+    }
+
+    /// The lower-cased value of the XML declaration's `encoding`, from where it starts.
+    private static func declaredEncoding(_ data: Data) -> ArraySlice<UInt8>? {
+        var prolog = Array(data.prefix(200)).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        if prolog.starts(with: [0xEF, 0xBB, 0xBF]) { prolog.removeFirst(3) }
+        guard prolog.starts(with: Array("<?xml".utf8)), let end = firstIndex(of: "?>", in: prolog[...]),
+            let encoding = firstIndex(of: "encoding", in: prolog[..<end])
+        else { return nil }
+        return prolog[(encoding + 8)..<end].drop {
+            $0 == 0x20 || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'")
         }
-        let declaration = prolog[..<end.lowerBound]
-        guard let encoding = declaration.range(of: "encoding") else { return true }
-        let value = declaration[encoding.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
-        return value.hasPrefix("utf-8") || value.hasPrefix("utf8")
+    }
+
+    private static func firstIndex(of marker: String, in bytes: ArraySlice<UInt8>) -> Int? {
+        let pattern = Array(marker.utf8)
+        guard bytes.count >= pattern.count else { return nil }
+        for index in bytes.startIndex...(bytes.endIndex - pattern.count)
+        where bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
+            return index
+        }
+        return nil
     }
 }

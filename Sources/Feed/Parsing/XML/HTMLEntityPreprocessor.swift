@@ -10,12 +10,13 @@ import Foundation
 /// `memmem`, so a document full of `&lt;` costs little more than a copy.
 enum HTMLEntityPreprocessor {
     static func process(_ data: Data) -> Data {
-        // Entity declarations live in the DOCTYPE, at the start of the document.
-        let declaresEntities = data.prefix(65_536).range(of: Data("<!ENTITY".utf8)) != nil
-        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Data in
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Data in
             guard let base = raw.baseAddress else { return data }
             let bytes = raw.bindMemory(to: UInt8.self)
             let count = bytes.count
+            // Entity declarations live in the DOCTYPE, at the start of the document.
+            let head = min(count, 65_536)
+            let declaresEntities = find("<!ENTITY", in: base, from: 0, count: head) < head
             var output: [UInt8]?
             var copiedUpTo = 0
             var index = 0
