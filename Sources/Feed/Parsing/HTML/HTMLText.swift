@@ -1,8 +1,10 @@
+import Foundation
+
 /// Turns HTML into readable plain text: block elements become line breaks, scripts and styles
 /// are dropped, entities are decoded, runs of spaces collapse, empty lines go.
 ///
-/// One pass over the UTF-8 bytes: this runs for every item of every feed, so it must not walk
-/// `Character`s.
+/// One pass over the UTF-8 bytes (`memchr` to a tag's end, whole sentences copied at once):
+/// this runs for every item of every feed, so it must not walk `Character`s.
 public enum HTMLText {
     private static let blockElements: [TagName] = [
         "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr",
@@ -34,13 +36,14 @@ public enum HTMLText {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "<"), index + 1 < bytes.count, startsTag(bytes[index + 1]) {
-                var close = index + 1
-                while close < bytes.count, bytes[close] != UInt8(ascii: ">") { close += 1 }
-                guard close < bytes.count else {
+                guard let base = bytes.baseAddress,
+                    let found = memchr(base + index + 1, Int32(UInt8(ascii: ">")), bytes.count - index - 1)
+                else {
                     if skipping == nil { writer.append(byte) }
                     index += 1
                     continue
                 }
+                let close = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 var nameStart = index + 1
                 let isClosing = nameStart < close && bytes[nameStart] == UInt8(ascii: "/")
                 if isClosing { nameStart += 1 }
@@ -70,12 +73,19 @@ public enum HTMLText {
                 continue
             }
             if byte > 0x20 {
-                // A run of ordinary text goes in one copy.
+                // A run of ordinary text, single spaces between words included, goes in one copy.
                 var end = index + 1
-                while end < bytes.count, bytes[end] > 0x20, bytes[end] != UInt8(ascii: "<"),
-                    bytes[end] != UInt8(ascii: "&")
-                {
-                    end += 1
+                while end < bytes.count {
+                    let next = bytes[end]
+                    if next > 0x20, next != UInt8(ascii: "<"), next != UInt8(ascii: "&") {
+                        end += 1
+                    } else if next == 0x20, end + 1 < bytes.count, bytes[end + 1] > 0x20,
+                        bytes[end + 1] != UInt8(ascii: "<"), bytes[end + 1] != UInt8(ascii: "&")
+                    {
+                        end += 2
+                    } else {
+                        break
+                    }
                 }
                 writer.append(run: UnsafeBufferPointer(rebasing: bytes[index..<end]))
                 index = end
