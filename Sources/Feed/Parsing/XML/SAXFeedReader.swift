@@ -60,10 +60,6 @@ enum SAXFeedReader {
                 to: State(
                     context: context, builder: XMLFeedBuilder(names: names, documentURL: documentURL),
                     diagnostics: Diagnostics()))
-            defer {
-                state.deinitialize(count: 1)
-                state.deallocate()
-            }
             // Callbacks receive the state, not the parser context: libxml2 then never falls
             // back to its own entity lookup when `getEntity` declines.
             context.pointee.userData = UnsafeMutableRawPointer(state)
@@ -78,7 +74,9 @@ enum SAXFeedReader {
             if context.pointee.instate != XML_PARSER_EOF, !state.pointee.diagnostics.entityBudgetExceeded {
                 xmlParseChunk(context, nil, 0, 1)
             }
-            return Outcome(builder: state.pointee.builder, diagnostics: state.pointee.diagnostics)
+            let final = state.move()
+            state.deallocate()
+            return Outcome(builder: final.builder, diagnostics: final.diagnostics)
         }
     }
 

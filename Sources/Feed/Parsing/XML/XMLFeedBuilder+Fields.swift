@@ -7,7 +7,7 @@ extension XMLFeedBuilder {
         switch element {
         case .item, .entry:
             // An item opened inside another (a malformed document) ends the open one first.
-            if let open = item { items.append(open) }
+            if let open = item { items.append(Self.parsedItem(open)) }
             item = FieldSet()
         case .atomAuthor, .atomContributor:
             author = Author()
@@ -57,7 +57,7 @@ extension XMLFeedBuilder {
         let inImage = parent == .image
         switch element {
         case .item, .entry:
-            if let finished = item { items.append(finished) }
+            if let finished = item { items.append(Self.parsedItem(finished)) }
             item = nil
         case .title where !inImage:
             // RSS titles are plain text, but feeds put HTML in them: render it when it is HTML.

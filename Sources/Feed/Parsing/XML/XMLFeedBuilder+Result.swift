@@ -21,23 +21,25 @@ extension XMLFeedBuilder {
         var enclosures: [Enclosure] = []
     }
 
+    /// An item's fields as a `ParsedItem`. RSS: content:encoded is the content and
+    /// description the summary; without it the description is the content. Atom: content,
+    /// else the summary.
+    static func parsedItem(_ fields: FieldSet) -> ParsedItem {
+        ParsedItem(
+            id: fields.id, title: fields.title, link: fields.link ?? fields.permalinkGUID, externalLink: nil,
+            published: fields.published, updated: fields.updated, authors: fields.authors,
+            summary: fields.summary ?? (fields.contentHTML != nil ? fields.description : nil),
+            contentHTML: fields.contentHTML ?? fields.description ?? fields.summary, contentText: nil,
+            categories: fields.categories, enclosures: fields.enclosures)
+    }
+
     /// The feed read so far, in `format`.
     func feed(format: FeedFormat) -> ParsedFeed {
-        let parsedItems = items.map { fields -> ParsedItem in
-            // RSS: content:encoded is the content and description the summary; without it the
-            // description is the content. Atom: content, else the summary.
-            ParsedItem(
-                id: fields.id, title: fields.title, link: fields.link ?? fields.permalinkGUID, externalLink: nil,
-                published: fields.published, updated: fields.updated, authors: fields.authors,
-                summary: fields.summary ?? (fields.contentHTML != nil ? fields.description : nil),
-                contentHTML: fields.contentHTML ?? fields.description ?? fields.summary, contentText: nil,
-                categories: fields.categories, enclosures: fields.enclosures)
-        }
-        return ParsedFeed(
+        ParsedFeed(
             format: format, title: channel.title, link: channel.link, feedURL: channel.feedURL,
             description: channel.description ?? channel.summary, language: channel.language,
             updated: channel.updated ?? channel.published, icon: channel.icon, authors: channel.authors,
-            items: parsedItems)
+            items: items)
     }
 }
 

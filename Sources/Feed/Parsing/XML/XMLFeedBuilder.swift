@@ -32,7 +32,8 @@ struct XMLFeedBuilder {
 
     var channel = FieldSet()
     var item: FieldSet?
-    var items: [FieldSet] = []
+    /// The items read so far, each made as its element closes.
+    var items: [ParsedItem] = []
     var author: Author?
     var authorOwnerIsItem = false
     var isPermaLinkGUID = true
