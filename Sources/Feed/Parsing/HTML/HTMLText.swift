@@ -75,6 +75,7 @@ public enum HTMLText {
             if byte > 0x20 {
                 // A run of ordinary text, single spaces between words included, goes in one copy.
                 var end = index + 1
+                if let base = bytes.baseAddress { end = plainRunEnd(base, from: end, count: bytes.count) }
                 while end < bytes.count {
                     let next = bytes[end]
                     if next > 0x20, next != UInt8(ascii: "<"), next != UInt8(ascii: "&") {
@@ -95,6 +96,26 @@ public enum HTMLText {
             index += 1
         }
         return writer.count
+    }
+
+    /// Skips sixteen bytes at a time while they are ordinary text: no `<`, `&` or control
+    /// character, and every space followed by ordinary text. Returns where the byte-wise scan
+    /// must take over.
+    @inline(__always)
+    private static func plainRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        var end = start
+        let less = SIMD16<UInt8>(repeating: UInt8(ascii: "<"))
+        let ampersand = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
+        let space = SIMD16<UInt8>(repeating: 0x20)
+        while end + 17 <= count {
+            let block = UnsafeRawPointer(base + end).loadUnaligned(as: SIMD16<UInt8>.self)
+            let next = UnsafeRawPointer(base + end + 1).loadUnaligned(as: SIMD16<UInt8>.self)
+            let special = (block .== less) .| (block .== ampersand) .| (block .< space)
+            let spaceBeforeSpecial = (block .== space) .& ((next .<= space) .| (next .== less) .| (next .== ampersand))
+            if any(special .| spaceBeforeSpecial) { break }
+            end += 16
+        }
+        return end
     }
 
     /// Whether `<` followed by `byte` opens a tag (`<p`, `</`, `<!--`, `<?`); `5 < 6` does not.
