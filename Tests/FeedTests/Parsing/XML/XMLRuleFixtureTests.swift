@@ -142,6 +142,23 @@ struct XMLRuleFixtureTests {
         #expect(feed.warnings.count == 1)
     }
 
+    @Test("UTF-16 with a byte-order mark")
+    func utf16() throws {
+        let feed = try parse("rss/encoding-utf16-bom.xml")
+        #expect(feed.title == "UTF-16 été ✓")
+        #expect(feed.items.map(\.id) == ["u1"])
+        #expect(feed.warnings.isEmpty)
+    }
+
+    @Test("RSS 0.91 with the Netscape DOCTYPE: the DTD is not fetched, its HTML entities still read")
+    func netscapeDoctype() throws {
+        let feed = try parse("rss/rss091-netscape-doctype.xml")
+        #expect(feed.format == .rss09x)
+        #expect(feed.title == "Netscape DTD été")
+        #expect(feed.items.map(\.title) == ["Café & more"])
+        #expect(feed.warnings.isEmpty)
+    }
+
     @Test("empty files and binary data are not feeds")
     func emptyAndBinary() throws {
         #expect(throws: FeedParseError.notAFeed("the document is empty")) { try parse("other/empty.xml") }
