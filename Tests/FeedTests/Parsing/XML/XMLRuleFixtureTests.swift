@@ -173,6 +173,15 @@ struct XMLRuleFixtureTests {
         #expect(feed.items[0].contentHTML == "Example Co and\u{A0}more")
     }
 
+    @Test("an external entity is left unresolved: the text around it stays, with a warning")
+    func externalEntityUnresolved() throws {
+        let feed = try parse("other/xxe.xml")
+        #expect(feed.title == "XXE")
+        #expect(feed.items.map(\.id) == ["1"])
+        #expect(feed.warnings.count == 1)
+        #expect(feed.warnings.first?.contains("'xxe'") == true)
+    }
+
     @Test("an entity referenced until it expands past the budget (quadratic blowup) is refused")
     func quadraticBlowup() throws {
         #expect(
