@@ -13,11 +13,7 @@ enum EncodingRepair {
     /// `charset` of the response's `Content-Type`), then UTF-8.
     static func repair(_ data: Data, httpCharset: String? = nil) -> (Data, String?) {
         guard declaresUTF8OrNothing(data) else { return (data, nil) }
-        if !hasDeclaredEncoding(data), let charset = httpCharset.flatMap(encoding(named:)), charset != .utf8,
-            let text = String(data: data, encoding: charset)
-        {
-            return (Data(text.utf8), nil)
-        }
+        if let converted = fromHTTPCharset(data, httpCharset: httpCharset) { return (converted, nil) }
         var invalid = 0
         var multibyte = 0
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
@@ -58,6 +54,15 @@ enum EncodingRepair {
         return (Data(text.utf8), "the document is not the UTF-8 it claims; read it as Windows-1252")
     }
 
+    /// The document converted to UTF-8 from the HTTP charset, when the document states no
+    /// encoding of its own and the charset names another than UTF-8; otherwise `nil`.
+    static func fromHTTPCharset(_ data: Data, httpCharset: String?) -> Data? {
+        guard !hasDeclaredEncoding(data), let charset = httpCharset.flatMap(encoding(named:)), charset != .utf8,
+            let text = String(data: data, encoding: charset)
+        else { return nil }
+        return Data(text.utf8)
+    }
+
     /// The encodings an HTTP charset commonly names.
     static func encoding(named name: String) -> String.Encoding? {
         switch name.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "\"' ")) {
@@ -80,7 +85,7 @@ enum EncodingRepair {
     }
 
     /// Whether the XML declaration names UTF-8, or no encoding (a UTF-16 BOM means neither).
-    private static func declaresUTF8OrNothing(_ data: Data) -> Bool {
+    static func declaresUTF8OrNothing(_ data: Data) -> Bool {
         if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return false }
         guard let value = declaredEncoding(data) else { return true }
         return value.starts(with: Array("utf-8".utf8)) || value.starts(with: Array("utf8".utf8))

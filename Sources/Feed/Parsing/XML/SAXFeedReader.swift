@@ -26,6 +26,8 @@ enum SAXFeedReader {
         var entityBytes = 0
         /// The most of the document libxml2 held in its input buffer at once.
         var peakInputWindow = 0
+        /// libxml2 met bytes that are not UTF-8 (or a character XML does not allow).
+        var sawInvalidCharacter = false
     }
 
     /// Bytes of entity replacement text a document may expand to, in total.
@@ -134,6 +136,9 @@ enum SAXFeedReader {
                 state.pointee.builder.endTagMismatch(endTag)
             }
             state.pointee.diagnostics.errorCount += 1
+            if error.pointee.code == Int32(XML_ERR_INVALID_CHAR.rawValue) {
+                state.pointee.diagnostics.sawInvalidCharacter = true
+            }
             if state.pointee.diagnostics.firstError == nil {
                 let message = error.pointee.message.map { String(cString: $0).trimmedWhitespace } ?? "unknown error"
                 state.pointee.diagnostics.firstError = (Int32(error.pointee.code), message, Int32(error.pointee.line))

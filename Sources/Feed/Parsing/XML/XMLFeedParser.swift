@@ -4,7 +4,7 @@ import Models
 /// Reads RSS 0.9x/1.0/2.0 and Atom 0.3/1.0 in one streaming pass over libxml2's SAX2 events
 /// (`SAXFeedReader`), building the feed as elements close (`XMLFeedBuilder`); no tree.
 ///
-/// The document is first made UTF-8 where it lies about its encoding (`EncodingRepair`) and
+/// A document that lies about its encoding is made UTF-8 (`EncodingRepair`) and read again;
 /// HTML named entities are rewritten as numeric references (`HTMLEntityPreprocessor`). libxml2
 /// runs in recovery mode: a well-formedness error inside an item costs at most that item's
 /// damaged fields, and is reported as a warning. A document cut off before its root element
@@ -12,9 +12,27 @@ import Models
 /// expand past the budget is refused. External entities are never loaded.
 enum XMLFeedParser {
     static func parse(_ data: Data, url: URL?, charset: String? = nil) throws(FeedParseError) -> ParsedFeed {
-        let (utf8, encodingWarning) = EncodingRepair.repair(data, httpCharset: charset)
-        guard let outcome = SAXFeedReader.read(HTMLEntityPreprocessor.process(utf8), documentURL: url) else {
+        // Documents are read as they claim to be first; only when libxml2 meets bytes that are
+        // not the UTF-8 they claim is the document repaired (EncodingRepair) and read again,
+        // so valid documents are never scanned twice.
+        let claimsUTF8 = EncodingRepair.declaresUTF8OrNothing(data)
+        let converted = claimsUTF8 ? EncodingRepair.fromHTTPCharset(data, httpCharset: charset) : nil
+        let input = converted ?? data
+        guard var outcome = SAXFeedReader.read(HTMLEntityPreprocessor.process(input), documentURL: url) else {
             throw .malformed("the XML parser could not start (out of memory?)")
+        }
+        var encodingWarning: String?
+        if claimsUTF8, converted == nil, outcome.diagnostics.sawInvalidCharacter {
+            var (repaired, warning) = EncodingRepair.repair(input)
+            // Overlong forms and surrogates pass the repair's quick scan; the standard library
+            // replaces them.
+            if repaired == input { repaired = Data(String(decoding: input, as: UTF8.self).utf8) }
+            if repaired != input,
+                let second = SAXFeedReader.read(HTMLEntityPreprocessor.process(repaired), documentURL: url)
+            {
+                outcome = second
+                encodingWarning = warning
+            }
         }
         let builder = outcome.builder
         let diagnostics = outcome.diagnostics

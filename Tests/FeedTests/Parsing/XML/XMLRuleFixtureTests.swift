@@ -159,6 +159,16 @@ struct XMLRuleFixtureTests {
         #expect(feed.warnings.isEmpty)
     }
 
+    @Test("an encoded surrogate (invalid UTF-8 the quick repair scan lets through) becomes U+FFFD")
+    func encodedSurrogate() throws {
+        var data = Data(#"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Bad "#.utf8)
+        data.append(contentsOf: [0xED, 0xA0, 0x80])
+        data.append(contentsOf: Data(" café</title><item><guid>s1</guid></item></channel></rss>".utf8))
+        let feed = try FeedParser.parse(data: data, url: nil)
+        #expect(feed.title == "Bad \u{FFFD}\u{FFFD}\u{FFFD} café")
+        #expect(feed.items.map(\.id) == ["s1"])
+    }
+
     @Test("empty files and binary data are not feeds")
     func emptyAndBinary() throws {
         #expect(throws: FeedParseError.notAFeed("the document is empty")) { try parse("other/empty.xml") }
