@@ -6,16 +6,16 @@
 
 SWIFT      ?= swift
 DEMO_HOME  ?= $(CURDIR)/.build/demo-home
-SYSTEM_PKGS = libsqlite3-dev libedit-dev
+SYSTEM_PKGS = libsqlite3-dev libedit-dev libxml2-dev
 # pkg-config names of the system libraries, in the same order as SYSTEM_PKGS.
-PC_NAMES    = sqlite3 libedit
+PC_NAMES    = sqlite3 libedit libxml-2.0
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release run test bench format lint clean
 
-## deps: install libsqlite3-dev and libedit-dev when pkg-config cannot find them, and libcurl4
-## (opened at run time for HTTP) when the loader does not know it.
+## deps: install libsqlite3-dev, libedit-dev and libxml2-dev when pkg-config cannot find them,
+## and libcurl4 (opened at run time for HTTP) when the loader does not know it.
 deps:
 	@missing=""; \
 	set -- $(SYSTEM_PKGS); \
@@ -34,7 +34,7 @@ build: deps
 	$(SWIFT) build
 
 # The Swift runtime and Foundation are linked statically: the binary then starts without
-# loading them (see the README's start-up figures). Needs libxml2-dev for FoundationXML.
+# loading them (see the README's start-up figures).
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
 release: deps

@@ -68,13 +68,18 @@ let package = Package(
 
         .target(
             name: "Feed",
-            dependencies: ["Models", "Networking", "Storage"],
+            dependencies: ["Models", "Networking", "Storage", "CLibXML2"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "FeedTests", dependencies: ["Feed", "Models", "Networking", "Storage"],
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings),
 
+        // libxml2's SAX2 interface: the feed parser's XML reader.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(
             name: "CLibEdit",
             pkgConfig: "libedit",

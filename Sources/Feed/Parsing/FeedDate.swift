@@ -8,13 +8,28 @@ public enum FeedDate {
     /// Parses either family, deciding by the first character; `nil` when neither reads it.
     public static func date(from string: some StringProtocol) -> Date? {
         let trimmed = string.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = trimmed.first else { return nil }
-        if first.isNumber, trimmed.count >= 10,
-            trimmed.dropFirst(4).first == "-", let date = RFC3339.date(from: trimmed)
+        let utf8 = trimmed.utf8
+        guard let first = utf8.first else { return nil }
+        if first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"), utf8.dropFirst(4).first == UInt8(ascii: "-"),
+            let date = RFC3339.date(from: trimmed)
         {
             return date
         }
-        return RFC822.date(from: trimmed)
+        // `GMT+1` would read as GMT with the offset ignored: such zones go the long way round.
+        if !hasOffsetAfterZoneName(trimmed), let date = RFC822.date(from: trimmed) { return date }
+        return rfc822Form(of: trimmed).flatMap { RFC822.date(from: $0) }
+    }
+
+    /// Whether a zone name is followed by an offset (`GMT+1`, `UTC-05:00`).
+    private static func hasOffsetAfterZoneName(_ text: some StringProtocol) -> Bool {
+        var window: UInt32 = 0  // the last three bytes, lower-cased
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
+                if window == 0x67_6D_74 || window == 0x75_74_63 { return true }  // "gmt", "utc"
+            }
+            window = (window << 8 | UInt32(byte | 0x20)) & 0xFF_FFFF
+        }
+        return false
     }
 
     /// RFC 822 / RFC 1123 with the broken variants feeds carry; see `RFC822.date(from:)`.

@@ -24,14 +24,24 @@ public enum FeedParser {
         case UInt8(ascii: "{"):
             return try JSONFeedParser.parse(data, url: url)
         case UInt8(ascii: "<"), 0xFF, 0xFE:
-            let lowered = String(decoding: head, as: UTF8.self).lowercased()
+            let lowered = head.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
             let feedMarkers = ["<rss", "<feed", "<rdf:rdf", "<rdf "]
-            let htmlAt = ["<!doctype html", "<html"].compactMap { lowered.range(of: $0)?.lowerBound }.min()
-            let feedAt = feedMarkers.compactMap { lowered.range(of: $0)?.lowerBound }.min()
+            let htmlAt = ["<!doctype html", "<html"].compactMap { position(of: $0, in: lowered) }.min()
+            let feedAt = feedMarkers.compactMap { position(of: $0, in: lowered) }.min()
             if let htmlAt, feedAt.map({ htmlAt < $0 }) ?? true { throw .notAFeed("an HTML page") }
             return try XMLFeedParser.parse(data, url: url, charset: charset)
         default:
             throw .notAFeed("the document is neither XML nor JSON")
         }
+    }
+
+    /// Where `marker` (ASCII) first occurs in `bytes`.
+    private static func position(of marker: String, in bytes: [UInt8]) -> Int? {
+        let pattern = Array(marker.utf8)
+        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+        for index in 0...(bytes.count - pattern.count) where bytes[index] == first {
+            if bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
+        }
+        return nil
     }
 }

@@ -10,7 +10,7 @@ struct ModuleGraphTests {
         "Networking": ["Models", "CCurl"],
         "Storage": ["Models", "GRDB"],
         "Config": ["Models", "Networking"],
-        "Feed": ["Models", "Networking", "Storage"],
+        "Feed": ["Models", "Networking", "Storage", "CLibXML2"],
         "StorageProbe": ["Models", "Storage"],
         "REPL": [
             "Models", "Networking", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts", "ArgumentParser", "Logging",

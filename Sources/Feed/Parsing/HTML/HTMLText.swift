@@ -1,77 +1,128 @@
+import Foundation
+
 /// Turns HTML into readable plain text: block elements become line breaks, scripts and styles
 /// are dropped, entities are decoded, runs of spaces collapse, empty lines go.
 ///
-/// One pass over the UTF-8 bytes: this runs for every item of every feed, so it must not walk
-/// `Character`s.
+/// One pass over the UTF-8 bytes (`memchr` to a tag's end, whole sentences copied at once):
+/// this runs for every item of every feed, so it must not walk `Character`s.
 public enum HTMLText {
-    private static let blockElements: Set<[UInt8]> = Set(
-        [
-            "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr",
-            "table", "section", "article", "header", "footer", "hr", "dd", "dt", "figure", "figcaption",
-        ].map { Array($0.utf8) })
+    private static let blockElements: [TagName] = [
+        "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr",
+        "table", "section", "article", "header", "footer", "hr", "dd", "dt", "figure", "figcaption",
+    ].map(TagName.init)
+    private static let script = TagName("script")
+    private static let style = TagName("style")
 
     /// The plain text of `html`.
     public static func plainText(_ html: String) -> String {
         var source = html
         return source.withUTF8 { bytes -> String in
-            var writer = TextWriter(capacity: bytes.count)
-            var index = 0
-            var skipping: [UInt8]?
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "<") {
-                    var close = index + 1
-                    while close < bytes.count, bytes[close] != UInt8(ascii: ">") { close += 1 }
-                    guard close < bytes.count else {
-                        if skipping == nil { writer.append(byte) }
-                        index += 1
-                        continue
-                    }
-                    var nameStart = index + 1
-                    let isClosing = nameStart < close && bytes[nameStart] == UInt8(ascii: "/")
-                    if isClosing { nameStart += 1 }
-                    var nameEnd = nameStart
-                    var name: [UInt8] = []
-                    while nameEnd < close, isAlphanumeric(bytes[nameEnd]) {
-                        name.append(bytes[nameEnd] | (bytes[nameEnd] >= 0x41 && bytes[nameEnd] <= 0x5A ? 0x20 : 0))
-                        nameEnd += 1
-                    }
-                    if let open = skipping {
-                        if isClosing && name == open { skipping = nil }
-                    } else if !isClosing, name == Array("script".utf8) || name == Array("style".utf8) {
-                        skipping = name
-                    } else if blockElements.contains(name) {
-                        writer.newline()
-                    }
-                    index = close + 1
-                    continue
-                }
-                if skipping != nil {
+            // Every byte written stands for at least one byte read (an entity is never shorter
+            // than its UTF-8, a tag or a run of spaces becomes one separator), so the text fits
+            // in the input's length and is written straight into the string's storage.
+            String(unsafeUninitializedCapacity: bytes.count) { output in
+                render(bytes, into: TextWriter(output))
+            }
+        }
+    }
+
+    private static func render(_ bytes: UnsafeBufferPointer<UInt8>, into writer: TextWriter) -> Int {
+        var writer = writer
+        let blockElements = self.blockElements
+        let script = self.script
+        let style = self.style
+        var index = 0
+        var skipping: TagName?
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<"), index + 1 < bytes.count, startsTag(bytes[index + 1]) {
+                guard let base = bytes.baseAddress,
+                    let found = memchr(base + index + 1, Int32(UInt8(ascii: ">")), bytes.count - index - 1)
+                else {
+                    if skipping == nil { writer.append(byte) }
                     index += 1
                     continue
                 }
-                if byte == UInt8(ascii: "&"), let (scalar, length) = HTMLEntities.entity(in: bytes, at: index) {
-                    writer.append(scalar)
-                    index += length
-                    continue
+                let close = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                var nameStart = index + 1
+                let isClosing = nameStart < close && bytes[nameStart] == UInt8(ascii: "/")
+                if isClosing { nameStart += 1 }
+                var nameEnd = nameStart
+                var name = TagName()
+                while nameEnd < close, isAlphanumeric(bytes[nameEnd]) {
+                    name.append(bytes[nameEnd])
+                    nameEnd += 1
                 }
-                if byte > 0x20 {
-                    // A run of ordinary text goes in one copy.
-                    var end = index + 1
-                    while end < bytes.count, bytes[end] > 0x20, bytes[end] != UInt8(ascii: "<"),
-                        bytes[end] != UInt8(ascii: "&")
-                    {
-                        end += 1
-                    }
-                    writer.append(run: UnsafeBufferPointer(rebasing: bytes[index..<end]))
-                    index = end
-                    continue
+                if let open = skipping {
+                    if isClosing && name == open { skipping = nil }
+                } else if !isClosing, name == script || name == style {
+                    skipping = name
+                } else if blockElements.contains(name) {
+                    writer.newline()
                 }
-                writer.append(byte)
-                index += 1
+                index = close + 1
+                continue
             }
-            return writer.finish()
+            if skipping != nil {
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "&"), let (scalar, length) = HTMLEntities.entity(in: bytes, at: index) {
+                writer.append(scalar)
+                index += length
+                continue
+            }
+            if byte > 0x20 {
+                // A run of ordinary text, single spaces between words included, goes in one copy.
+                var end = index + 1
+                if let base = bytes.baseAddress { end = plainRunEnd(base, from: end, count: bytes.count) }
+                while end < bytes.count {
+                    let next = bytes[end]
+                    if next > 0x20, next != UInt8(ascii: "<"), next != UInt8(ascii: "&") {
+                        end += 1
+                    } else if next == 0x20, end + 1 < bytes.count, bytes[end + 1] > 0x20,
+                        bytes[end + 1] != UInt8(ascii: "<"), bytes[end + 1] != UInt8(ascii: "&")
+                    {
+                        end += 2
+                    } else {
+                        break
+                    }
+                }
+                writer.append(run: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                index = end
+                continue
+            }
+            writer.append(byte)
+            index += 1
         }
+        return writer.count
+    }
+
+    /// Skips sixteen bytes at a time while they are ordinary text: no `<`, `&` or control
+    /// character, and every space followed by ordinary text. Returns where the byte-wise scan
+    /// must take over.
+    @inline(__always)
+    private static func plainRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        var end = start
+        let less = SIMD16<UInt8>(repeating: UInt8(ascii: "<"))
+        let ampersand = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
+        let space = SIMD16<UInt8>(repeating: 0x20)
+        while end + 17 <= count {
+            let block = UnsafeRawPointer(base + end).loadUnaligned(as: SIMD16<UInt8>.self)
+            let next = UnsafeRawPointer(base + end + 1).loadUnaligned(as: SIMD16<UInt8>.self)
+            let special = (block .== less) .| (block .== ampersand) .| (block .< space)
+            let spaceBeforeSpecial = (block .== space) .& ((next .<= space) .| (next .== less) .| (next .== ampersand))
+            if any(special .| spaceBeforeSpecial) { break }
+            end += 16
+        }
+        return end
+    }
+
+    /// Whether `<` followed by `byte` opens a tag (`<p`, `</`, `<!--`, `<?`); `5 < 6` does not.
+    private static func startsTag(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return (lower >= 0x61 && lower <= 0x7A) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!")
+            || byte == UInt8(ascii: "?")
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
@@ -79,13 +130,38 @@ public enum HTMLText {
     }
 }
 
-/// Accumulates text bytes, collapsing spaces and dropping empty lines as it goes.
+/// A tag name, lower-cased and packed into two words (longer names never match a known one).
+private struct TagName: Equatable {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+    private var length = 0
+
+    init() {}
+
+    init(_ text: String) {
+        for byte in text.utf8 { append(byte) }
+    }
+
+    mutating func append(_ byte: UInt8) {
+        let lower = UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+        if length < 8 {
+            low |= lower << (8 * length)
+        } else if length < 16 {
+            high |= lower << (8 * (length - 8))
+        }
+        length += 1
+    }
+}
+
+/// Writes text bytes into a buffer, collapsing spaces and dropping empty lines as it goes.
+/// Writes that would not fit are dropped (they cannot happen; see `HTMLText.plainText`).
 private struct TextWriter {
-    private var bytes: [UInt8] = []
+    private let output: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
     private var pendingSpace = false
     private var pendingNewline = false
 
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    init(_ output: UnsafeMutableBufferPointer<UInt8>) { self.output = output }
 
     mutating func append(_ byte: UInt8) {
         switch byte {
@@ -95,13 +171,17 @@ private struct TextWriter {
             newline()
         default:
             flush()
-            bytes.append(byte)
+            write(byte)
         }
     }
 
     mutating func append(run: UnsafeBufferPointer<UInt8>) {
         flush()
-        bytes.append(contentsOf: run)
+        guard count + run.count <= output.count, let source = run.baseAddress, let target = output.baseAddress else {
+            return
+        }
+        (target + count).update(from: source, count: run.count)
+        count += run.count
     }
 
     mutating func append(_ scalar: Unicode.Scalar) {
@@ -110,80 +190,27 @@ private struct TextWriter {
             return
         }
         flush()
-        bytes.append(contentsOf: Array(String(Character(scalar)).utf8))
+        for byte in scalar.utf8 { write(byte) }
     }
 
     mutating func newline() {
         pendingSpace = false
-        if !bytes.isEmpty { pendingNewline = true }
+        if count > 0 { pendingNewline = true }
+    }
+
+    private mutating func write(_ byte: UInt8) {
+        guard count < output.count else { return }
+        output[count] = byte
+        count += 1
     }
 
     private mutating func flush() {
         if pendingNewline {
-            bytes.append(0x0A)
-        } else if pendingSpace, !bytes.isEmpty {
-            bytes.append(0x20)
+            write(0x0A)
+        } else if pendingSpace, count > 0 {
+            write(0x20)
         }
         pendingNewline = false
         pendingSpace = false
-    }
-
-    func finish() -> String { String(decoding: bytes, as: UTF8.self) }
-}
-
-/// Decodes the XML five, numeric references and the HTML named entities feeds commonly use.
-public enum HTMLEntities {
-    static let named: [String: String] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "copy": "©", "reg": "®",
-        "trade": "™", "hellip": "…", "mdash": "—", "ndash": "–", "lsquo": "‘", "rsquo": "’", "ldquo": "“",
-        "rdquo": "”", "laquo": "«", "raquo": "»", "bull": "•", "middot": "·", "deg": "°", "euro": "€", "pound": "£",
-        "yen": "¥", "cent": "¢", "sect": "§", "para": "¶", "times": "×", "divide": "÷", "eacute": "é",
-        "egrave": "è", "ecirc": "ê", "aacute": "á", "agrave": "à", "acirc": "â", "auml": "ä", "ouml": "ö",
-        "uuml": "ü", "Auml": "Ä", "Ouml": "Ö", "Uuml": "Ü", "szlig": "ß", "ccedil": "ç", "ntilde": "ñ",
-        "oacute": "ó", "iacute": "í", "uacute": "ú", "Eacute": "É", "shy": "\u{AD}", "thinsp": "\u{2009}",
-        "ensp": "\u{2002}", "emsp": "\u{2003}", "zwj": "\u{200D}", "zwnj": "\u{200C}", "iuml": "ï",
-    ]
-
-    /// `text` with every entity it recognises decoded; unknown ones are left as they are.
-    public static func decode(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        var source = text
-        return source.withUTF8 { bytes -> String in
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count)
-            var index = 0
-            while index < bytes.count {
-                if bytes[index] == UInt8(ascii: "&"), let (scalar, length) = entity(in: bytes, at: index) {
-                    output.append(contentsOf: Array(String(Character(scalar)).utf8))
-                    index += length
-                } else {
-                    output.append(bytes[index])
-                    index += 1
-                }
-            }
-            return String(decoding: output, as: UTF8.self)
-        }
-    }
-
-    /// The entity starting at `index` (an `&`) and its length including `;`, if recognised.
-    static func entity(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)? {
-        var end = index + 1
-        while end < bytes.count, end - index <= 32, bytes[end] != UInt8(ascii: ";"), bytes[end] != UInt8(ascii: "&"),
-            bytes[end] > 0x20
-        {
-            end += 1
-        }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > index + 1 else { return nil }
-        let name = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
-        let scalar: Unicode.Scalar?
-        if name[0] == UInt8(ascii: "#") {
-            let digits = String(decoding: UnsafeBufferPointer(rebasing: name.dropFirst()), as: UTF8.self)
-            let value =
-                digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-            scalar = value.flatMap(Unicode.Scalar.init)
-        } else {
-            scalar = named[String(decoding: name, as: UTF8.self)]?.unicodeScalars.first
-        }
-        return scalar.map { ($0, end - index + 1) }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// When the bytes are not valid UTF-8 and contain no valid multi-byte UTF-8 sequence at all,
 /// they are read as Windows-1252 and re-encoded as UTF-8. A document with some valid UTF-8
-/// and a few bad bytes is left alone: the XML parser decodes the bad bytes as U+FFFD.
+/// and a few bad bytes keeps its UTF-8, with each bad sequence replaced by U+FFFD.
 enum EncodingRepair {
     /// The document as UTF-8, and a warning when it had to be re-read.
     ///
@@ -13,17 +13,20 @@ enum EncodingRepair {
     /// `charset` of the response's `Content-Type`), then UTF-8.
     static func repair(_ data: Data, httpCharset: String? = nil) -> (Data, String?) {
         guard declaresUTF8OrNothing(data) else { return (data, nil) }
-        if !hasDeclaredEncoding(data), let charset = httpCharset.flatMap(encoding(named:)), charset != .utf8,
-            let text = String(data: data, encoding: charset)
-        {
-            return (Data(text.utf8), nil)
-        }
+        if let converted = fromHTTPCharset(data, httpCharset: httpCharset) { return (converted, nil) }
         var invalid = 0
         var multibyte = 0
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             var index = 0
             let count = raw.count
             while index < count {
+                // Eight ASCII bytes at a time.
+                if index + 8 <= count,
+                    raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
+                    index += 8
+                    continue
+                }
                 let byte = raw[index]
                 if byte < 0x80 {
                     index += 1
@@ -43,10 +46,21 @@ enum EncodingRepair {
                 }
             }
         }
-        guard invalid > 0, multibyte == 0, let text = String(data: data, encoding: .windowsCP1252) else {
-            return (data, nil)
+        guard invalid > 0 else { return (data, nil) }
+        guard multibyte == 0, let text = String(data: data, encoding: .windowsCP1252) else {
+            // Real UTF-8 with a few bad bytes: each bad sequence becomes U+FFFD.
+            return (Data(String(decoding: data, as: UTF8.self).utf8), nil)
         }
         return (Data(text.utf8), "the document is not the UTF-8 it claims; read it as Windows-1252")
+    }
+
+    /// The document converted to UTF-8 from the HTTP charset, when the document states no
+    /// encoding of its own and the charset names another than UTF-8; otherwise `nil`.
+    static func fromHTTPCharset(_ data: Data, httpCharset: String?) -> Data? {
+        guard !hasDeclaredEncoding(data), let charset = httpCharset.flatMap(encoding(named:)), charset != .utf8,
+            let text = String(data: data, encoding: charset)
+        else { return nil }
+        return Data(text.utf8)
     }
 
     /// The encodings an HTTP charset commonly names.
@@ -67,21 +81,35 @@ enum EncodingRepair {
         if data.starts(with: [0xEF, 0xBB, 0xBF]) || data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
             return true
         }
-        let prolog = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
-        guard prolog.hasPrefix("<?xml"), let end = prolog.range(of: "?>") else { return false }
-        return prolog[..<end.lowerBound].contains("encoding")
+        return declaredEncoding(data) != nil
     }
 
     /// Whether the XML declaration names UTF-8, or no encoding (a UTF-16 BOM means neither).
-    private static func declaresUTF8OrNothing(_ data: Data) -> Bool {
+    static func declaresUTF8OrNothing(_ data: Data) -> Bool {
         if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return false }
-        let prolog = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
-        guard prolog.hasPrefix("<?xml") || prolog.hasPrefix("\u{FEFF}<?xml"), let end = prolog.range(of: "?>") else {
-            return true
+        guard let value = declaredEncoding(data) else { return true }
+        return value.starts(with: Array("utf-8".utf8)) || value.starts(with: Array("utf8".utf8))
+    }
+
+    /// The lower-cased value of the XML declaration's `encoding`, from where it starts.
+    private static func declaredEncoding(_ data: Data) -> ArraySlice<UInt8>? {
+        var prolog = Array(data.prefix(200)).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        if prolog.starts(with: [0xEF, 0xBB, 0xBF]) { prolog.removeFirst(3) }
+        guard prolog.starts(with: Array("<?xml".utf8)), let end = firstIndex(of: "?>", in: prolog[...]),
+            let encoding = firstIndex(of: "encoding", in: prolog[..<end])
+        else { return nil }
+        return prolog[(encoding + 8)..<end].drop {
+            $0 == 0x20 || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'")
         }
-        let declaration = prolog[..<end.lowerBound]
-        guard let encoding = declaration.range(of: "encoding") else { return true }
-        let value = declaration[encoding.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
-        return value.hasPrefix("utf-8") || value.hasPrefix("utf8")
+    }
+
+    private static func firstIndex(of marker: String, in bytes: ArraySlice<UInt8>) -> Int? {
+        let pattern = Array(marker.utf8)
+        guard bytes.count >= pattern.count else { return nil }
+        for index in bytes.startIndex...(bytes.endIndex - pattern.count)
+        where bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
+            return index
+        }
+        return nil
     }
 }

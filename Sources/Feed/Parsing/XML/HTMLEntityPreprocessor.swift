@@ -5,63 +5,57 @@ import Foundation
 /// otherwise drop them, and the text around them. An unknown name (`&bogus;`) becomes literal
 /// text (`&amp;bogus;`) unless the document declares entities of its own. CDATA sections are
 /// left alone. Documents without such references are returned as they are, uncopied.
+///
+/// The scan jumps from `&` to `&` with `memchr` and from CDATA section to CDATA section with
+/// `memmem`, so a document full of `&lt;` costs little more than a copy.
 enum HTMLEntityPreprocessor {
-    private static let xmlEntities: Set<String> = ["amp", "lt", "gt", "quot", "apos"]
-
     static func process(_ data: Data) -> Data {
-        // Entity declarations live in the DOCTYPE, at the start of the document.
-        let declaresEntities = data.prefix(65_536).range(of: Data("<!ENTITY".utf8)) != nil
-        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Data in
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Data in
+            guard let base = raw.baseAddress else { return data }
             let bytes = raw.bindMemory(to: UInt8.self)
+            let count = bytes.count
+            // Entity declarations live in the DOCTYPE, at the start of the document.
+            let head = min(count, 65_536)
+            let declaresEntities = find("<!ENTITY", in: base, from: 0, count: head) < head
             var output: [UInt8]?
             var copiedUpTo = 0
             var index = 0
-            let count = bytes.count
+            var cdataStart = find("<![CDATA[", in: base, from: 0, count: count)
             while index < count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "<"), index + 8 < count, matches(bytes, at: index, "<![CDATA[") {
-                    // Skip to the end of the CDATA section.
-                    var end = index + 9
-                    while end + 2 < count, !(bytes[end] == 0x5D && bytes[end + 1] == 0x5D && bytes[end + 2] == 0x3E) {
-                        end += 1
-                    }
-                    index = end + 3
+                guard let ampersand = memchr(base + index, Int32(UInt8(ascii: "&")), cdataStart - index) else {
+                    // No reference before the next CDATA section: skip past its end.
+                    guard cdataStart < count else { break }
+                    let close = find("]]>", in: base, from: cdataStart + 9, count: count)
+                    index = min(count, close + 3)
+                    cdataStart = find("<![CDATA[", in: base, from: index, count: count)
                     continue
                 }
-                guard byte == UInt8(ascii: "&") else {
-                    index += 1
-                    continue
-                }
-                var end = index + 1
-                while end < count, end - index <= 32, isNameByte(bytes[end]) { end += 1 }
-                guard end < count, bytes[end] == UInt8(ascii: ";"), end > index + 1,
-                    bytes[index + 1] != UInt8(ascii: "#")
-                else {
-                    index += 1
-                    continue
-                }
-                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]), as: UTF8.self)
-                if xmlEntities.contains(name) {
-                    index = end + 1
-                    continue
-                }
+                let start = base.distance(to: UnsafeRawPointer(ampersand))
+                var end = start + 1
+                while end < count, end - start <= 32, isNameByte(bytes[end]) { end += 1 }
+                index = start + 1
+                guard end < count, bytes[end] == UInt8(ascii: ";"), end > start + 1,
+                    bytes[start + 1] != UInt8(ascii: "#")
+                else { continue }
+                let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
+                index = end + 1
+                if isXMLEntity(name) { continue }
                 let replacement: String
-                if let value = HTMLEntities.named[name]?.unicodeScalars.first?.value {
+                if let value = HTMLEntities.named[String(decoding: name, as: UTF8.self)]?.unicodeScalars.first?.value {
                     replacement = "&#\(value);"
                 } else if !declaresEntities {
-                    replacement = "&amp;\(name);"
+                    replacement = "&amp;" + String(decoding: name, as: UTF8.self) + ";"
                 } else {
-                    index = end + 1
                     continue
                 }
                 if output == nil {
-                    output = []
-                    output?.reserveCapacity(count + 64)
+                    var fresh: [UInt8] = []
+                    fresh.reserveCapacity(count + count / 16)
+                    output = fresh
                 }
-                output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<index]))
-                output?.append(contentsOf: Array(replacement.utf8))
+                output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<start]))
+                output?.append(contentsOf: replacement.utf8)
                 copiedUpTo = end + 1
-                index = end + 1
             }
             guard var result = output else { return data }
             result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<count]))
@@ -69,14 +63,37 @@ enum HTMLEntityPreprocessor {
         }
     }
 
-    private static func isNameByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+    /// Where `pattern` next occurs at or after `from`; `count` when it does not. `memchr` finds
+    /// each candidate by the pattern's second byte (`!` or `]`, rarer than `<`).
+    private static func find(_ pattern: StaticString, in base: UnsafeRawPointer, from: Int, count: Int) -> Int {
+        let length = pattern.utf8CodeUnitCount
+        let anchor = pattern.utf8Start[1]
+        var position = from + 1
+        while position < count {
+            guard let found = memchr(base + position, Int32(anchor), count - position) else { return count }
+            let start = base.distance(to: UnsafeRawPointer(found)) - 1
+            if start + length <= count, memcmp(base + start, pattern.utf8Start, length) == 0 { return start }
+            position = start + 2
+        }
+        return count
     }
 
-    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ text: StaticString) -> Bool {
-        let pattern = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        guard index + pattern.count <= bytes.count else { return false }
-        for offset in 0..<pattern.count where bytes[index + offset] != pattern[offset] { return false }
-        return true
+    /// `amp`, `lt`, `gt`, `quot`, `apos`: the five XML defines itself.
+    private static func isXMLEntity(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch name.count {
+        case 2: return (name[0] == UInt8(ascii: "l") || name[0] == UInt8(ascii: "g")) && name[1] == UInt8(ascii: "t")
+        case 3: return name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "m") && name[2] == UInt8(ascii: "p")
+        case 4:
+            return
+                (name[0] == UInt8(ascii: "q") && name[1] == UInt8(ascii: "u") && name[2] == UInt8(ascii: "o")
+                && name[3] == UInt8(ascii: "t"))
+                || (name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "p") && name[2] == UInt8(ascii: "o")
+                    && name[3] == UInt8(ascii: "s"))
+        default: return false
+        }
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
     }
 }

@@ -1,56 +1,74 @@
 import Foundation
 import Models
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
-/// Reads RSS 0.9x/1.0/2.0 and Atom 0.3/1.0 with `XMLParser`, one pass, no document tree.
+/// Reads RSS 0.9x/1.0/2.0 and Atom 0.3/1.0 in one streaming pass over libxml2's SAX2 events
+/// (`SAXFeedReader`), building the feed as elements close (`XMLFeedBuilder`); no tree.
 ///
-/// The delegate keeps a stack of open elements and the text of the innermost one; feed and
-/// item builders take the values they know as elements close. Links are resolved against the
-/// nearest `xml:base`, else the feed's link, else the document's URL. `parse()` returning true
-/// is not trusted on its own: `parserError` is checked too, since a truncated document can
-/// report success. External entities are never loaded.
+/// A document that lies about its encoding is made UTF-8 (`EncodingRepair`) and read again;
+/// HTML named entities are rewritten as numeric references (`HTMLEntityPreprocessor`). libxml2
+/// runs in recovery mode: a well-formedness error inside an item costs at most that item's
+/// damaged fields, and is reported as a warning. A document cut off before its root element
+/// closes keeps the items read before the cut, with a warning. A document whose entities
+/// expand past the budget is refused. External entities are never loaded.
 enum XMLFeedParser {
     static func parse(_ data: Data, url: URL?, charset: String? = nil) throws(FeedParseError) -> ParsedFeed {
-        let (utf8, encodingWarning) = EncodingRepair.repair(data, httpCharset: charset)
-        let parser = XMLParser(data: HTMLEntityPreprocessor.process(utf8))
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
-        let delegate = XMLFeedDelegate(documentURL: url)
-        parser.delegate = delegate
-        let succeeded = parser.parse()
-        let error = parser.parserError
-        guard let format = delegate.format else {
-            if delegate.rootName?.lowercased() == "html" { throw .notAFeed("an HTML page") }
-            if let root = delegate.rootName { throw .notAFeed("an XML document whose root is <\(root)>") }
-            throw .malformed(
-                error.map { "the XML is not well formed (\($0.localizedDescription))" } ?? "no root element")
+        // Documents are read as they claim to be first; only when libxml2 meets bytes that are
+        // not the UTF-8 they claim is the document repaired (EncodingRepair) and read again,
+        // so valid documents are never scanned twice.
+        let claimsUTF8 = EncodingRepair.declaresUTF8OrNothing(data)
+        let converted = claimsUTF8 ? EncodingRepair.fromHTTPCharset(data, httpCharset: charset) : nil
+        let input = converted ?? data
+        guard var outcome = SAXFeedReader.read(HTMLEntityPreprocessor.process(input), documentURL: url) else {
+            throw .malformed("the XML parser could not start (out of memory?)")
         }
-        var feed = delegate.feed(format: format)
-        if let encodingWarning { feed.warnings.append(encodingWarning) }
-        // FoundationXML on Linux can report an internal error after the root element of a large,
-        // well-formed document has closed; once the root is closed, nothing was lost.
-        if (!succeeded || error != nil) && !delegate.rootClosed {
-            guard !feed.items.isEmpty || feed.title != nil else {
-                throw .malformed(error.map(Self.describe) ?? "the XML is not well formed")
+        var encodingWarning: String?
+        if claimsUTF8, converted == nil, outcome.diagnostics.sawInvalidCharacter {
+            var (repaired, warning) = EncodingRepair.repair(input)
+            // Overlong forms and surrogates pass the repair's quick scan; the standard library
+            // replaces them.
+            if repaired == input { repaired = Data(String(decoding: input, as: UTF8.self).utf8) }
+            if repaired != input,
+                let second = SAXFeedReader.read(HTMLEntityPreprocessor.process(repaired), documentURL: url)
+            {
+                outcome = second
+                encodingWarning = warning
             }
-            let line = parser.lineNumber
-            let reason =
-                error.map { (($0 as NSError).userInfo[NSLocalizedDescriptionKey] as? String) ?? "\($0)" }
-                ?? "parsing stopped"
+        }
+        let builder = outcome.builder
+        let diagnostics = outcome.diagnostics
+        if diagnostics.entityBudgetExceeded || diagnostics.firstError.map({ Self.isEntityLoop($0.code) }) == true {
+            throw .malformed("an entity expands without bound (a billion-laughs document?); refused")
+        }
+        guard let format = builder.format else {
+            if builder.rootName?.lowercased() == "html" { throw .notAFeed("an HTML page") }
+            if let root = builder.rootName { throw .notAFeed("an XML document whose root is <\(root)>") }
+            throw .malformed(
+                diagnostics.firstError.map { "the XML is not well formed (\($0.message))" } ?? "no root element")
+        }
+        var feed = builder.feed(format: format)
+        if let encodingWarning { feed.warnings.append(encodingWarning) }
+        guard let error = diagnostics.firstError else { return feed }
+        if builder.rootClosed {
             feed.warnings.append(
-                "the document is damaged or cut off at line \(line) (\(reason)); kept the \(feed.items.count) items read before it"
+                "the document is not well-formed XML (line \(error.line): \(error.message)); read it in recovery mode")
+        } else {
+            guard !feed.items.isEmpty || feed.title != nil else {
+                throw .malformed("the XML is not well formed (line \(error.line): \(error.message))")
+            }
+            feed.warnings.append(
+                "the document is damaged or cut off at line \(error.line) (\(error.message)); kept the \(feed.items.count) items read before it"
             )
         }
         return feed
     }
+
+    /// libxml2's codes for runaway entity expansion.
+    private static func isEntityLoop(_ code: Int32) -> Bool { code == 89 || code == 104 || code == 110 }
 }
 
 extension XMLFeedParser {
-    /// One line for an XML error (libxml2's codes; FoundationXML gives no message on Linux).
+    /// One line for an `XMLParser` error (libxml2's codes; FoundationXML gives no message on
+    /// Linux). OPML import, which still reads with `XMLParser`, reports through it.
     static func describe(_ error: any Error) -> String {
         let code = (error as NSError).code
         switch code {

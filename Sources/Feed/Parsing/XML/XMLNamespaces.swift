@@ -12,14 +12,3 @@ enum XMLNamespace {
     static let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
     static let xml = "http://www.w3.org/XML/1998/namespace"
 }
-
-/// An element name qualified by its namespace (`""` for none).
-struct QualifiedName: Hashable {
-    var namespace: String
-    var local: String
-
-    init(_ namespace: String?, _ local: String) {
-        self.namespace = namespace ?? ""
-        self.local = local
-    }
-}

@@ -25,6 +25,17 @@ struct HTMLTextTests {
         #expect(HTMLText.plainText("Caf&eacute;&nbsp;au&nbsp;lait") == "Café au lait")
     }
 
+    @Test("long runs of text: a space, tab, entity or tag at any offset is handled as in a short one")
+    func longRuns() {
+        for offset in 0..<40 {
+            let prefix = String(repeating: "a", count: offset)
+            let tail = String(repeating: "word é ", count: 6)
+            let text = prefix + "  b&amp;c\td<br>e<i>f</i> g " + tail + "&lt; 5 < 6"
+            let expected = prefix + " b&c d\nef g " + tail.split(separator: " ").joined(separator: " ") + " < 5 < 6"
+            #expect(HTMLText.plainText(text) == expected.trimmedWhitespace, "offset \(offset)")
+        }
+    }
+
     @Test("text without markup comes back as it is, trimmed")
     func plain() {
         #expect(HTMLText.plainText("  just text  ") == "just text")

@@ -104,3 +104,35 @@ struct JSONFeedParserTests {
         #expect(article.enclosures == item.enclosures)
     }
 }
+
+@Suite("JSON Feed 1.0 fixture")
+struct JSONFeed10FixtureTests {
+    @Test("JSON Feed 1.0: feed fields, author, url and external_url, content, dates, tags, attachments")
+    func basic() throws {
+        let feed = try FeedParser.parse(data: try fixture("jsonfeed/v1.0-basic.json"), url: nil)
+        #expect(feed.format == .jsonFeed10)
+        #expect(feed.title == "JSON Feed 1.0")
+        #expect(feed.link == URL(string: "https://json10.example/"))
+        #expect(feed.feedURL == URL(string: "https://json10.example/feed.json"))
+        #expect(feed.description == "A 1.0 feed")
+        #expect(feed.icon == URL(string: "https://json10.example/icon.png"))
+        #expect(feed.authors == [Author(name: "Single Author", uri: "https://json10.example/about")])
+        #expect(feed.items.map(\.uniqueID) == ["1", "2"])
+        let first = feed.items[0]
+        #expect(first.title == "Item one")
+        #expect(first.link == URL(string: "https://json10.example/1"))
+        #expect(first.externalLink == URL(string: "https://elsewhere.example/story"))
+        #expect(first.contentHTML == "<p>Hello <b>world</b></p>")
+        #expect(first.contentText == "Hello world")
+        #expect(first.summary == "Hello")
+        #expect(first.published == RFC3339.date(from: "2021-03-13T09:00:00Z"))
+        #expect(first.updated == RFC3339.date(from: "2021-03-13T09:00:00Z"))
+        #expect(first.categories == ["a", "b"])
+        #expect(
+            first.enclosures == [
+                Enclosure(url: URL(string: "https://json10.example/1.mp3")!, mimeType: "audio/mpeg", length: 42)
+            ])
+        #expect(feed.items[1].contentText == "Plain text only")
+        #expect(feed.items[1].contentHTML == nil)
+    }
+}

@@ -134,7 +134,7 @@ struct XMLFeedParserTests {
             ("jo@example.com", Author(email: "jo@example.com")), ("Jo Smith", Author(name: "Jo Smith")),
         ])
     func authorForms(text: String, expected: Author) {
-        #expect(XMLFeedDelegate.rssAuthor(text) == expected)
+        #expect(RSSAuthor.parse(text) == expected)
     }
 
     @Test("the JSON Feed path goes through the same entry point")

@@ -1,0 +1,22 @@
+// libxml2's SAX2 interface, for the Feed module's streaming XML reader.
+//
+// Only what Swift cannot reach on its own lives here: the SAX2 magic number (a macro too wide
+// for Swift's macro import) and xmlFree (a global function-pointer variable, which Swift 6
+// refuses to read as not concurrency-safe).
+#ifndef TIDINGS_CLIBXML2_SHIM_H
+#define TIDINGS_CLIBXML2_SHIM_H
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
+#include <libxml/entities.h>
+#include <libxml/xmlerror.h>
+#include <libxml/tree.h>
+
+/// The value of xmlSAXHandler.initialized that selects the SAX2 callbacks.
+static inline unsigned int tidings_sax2_magic(void) { return XML_SAX2_MAGIC; }
+
+/// Frees memory libxml2 allocated.
+static inline void tidings_xml_free(void *pointer) { xmlFree(pointer); }
+
+#endif

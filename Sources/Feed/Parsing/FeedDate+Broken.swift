@@ -1,0 +1,68 @@
+internal import Models
+
+/// The date shapes feeds publish that are neither RFC 822 nor RFC 3339, rewritten into RFC 822
+/// order: month before day (`Mar 13, 2021 09:00:00 GMT`), C's `asctime` (`Sat Mar 13
+/// 09:00:00 2021`), zones written `GMT+1` or `UTC-05:00`, a trailing `(UTC)`, and 12-hour
+/// times (`9:00 PM`).
+extension FeedDate {
+    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    /// The same date as an RFC 822 string, or `nil` when the text has no day, month and year.
+    static func rfc822Form(of input: some StringProtocol) -> String? {
+        let text = Substring(input)
+        var day: Substring?
+        var month: Substring?
+        var year: Substring?
+        var time: String?
+        var zone: String?
+        var meridian: Substring?
+        for token in text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" }) {
+            if token.hasPrefix("(") { continue }
+            let lower = token.lowercased()
+            if token.allSatisfy(\.isLetter) {
+                if month == nil, lower.count >= 3, months.contains(String(lower.prefix(3))), time == nil {
+                    month = token
+                } else if lower == "am" || lower == "pm" {
+                    meridian = token
+                } else if time != nil {
+                    zone = String(token)
+                }
+            } else if token.contains(":"), token.first?.isNumber == true {
+                time = String(token)
+            } else if token.first == "+" || token.first == "-" {
+                zone = String(token)
+            } else if let sign = token.firstIndex(where: { $0 == "+" || $0 == "-" }),
+                token[..<sign].allSatisfy(\.isLetter)
+            {
+                zone = numericZone(token[sign...])
+            } else if token.allSatisfy(\.isNumber) {
+                if token.count <= 2, day == nil {
+                    day = token
+                } else {
+                    year = token
+                }
+            }
+        }
+        guard let day, let month, let year else { return nil }
+        if var time, let meridian { time = twentyFourHour(time, isPM: meridian.lowercased() == "pm") }
+        return [String(day), String(month), String(year), time, zone].compactMap { $0 }.joined(separator: " ")
+    }
+
+    /// `+1`, `-5`, `+05:30`, `+0530` as `±HHMM`.
+    private static func numericZone(_ text: Substring) -> String? {
+        guard let sign = text.first else { return nil }
+        let digits = text.dropFirst().filter(\.isNumber)
+        switch digits.count {
+        case 1, 2: return "\(sign)\(digits.count == 1 ? "0" : "")\(digits)00"
+        case 4: return "\(sign)\(digits)"
+        default: return nil
+        }
+    }
+
+    private static func twentyFourHour(_ time: String, isPM: Bool) -> String {
+        let parts = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard let first = parts.first, let hour = Int(first), hour <= 12 else { return time }
+        let converted = isPM ? (hour % 12) + 12 : hour % 12
+        return ([String(converted)] + parts.dropFirst().map(String.init)).joined(separator: ":")
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Models
+
+/// What the builder takes from each element: attributes as it opens, text as it closes.
+extension XMLFeedBuilder {
+    mutating func start(_ element: FeedElement, attributes: SAXAttributes) {
+        switch element {
+        case .item, .entry:
+            // An item opened inside another (a malformed document) ends the open one first.
+            if let open = item { items.append(Self.parsedItem(open)) }
+            item = FieldSet()
+        case .atomAuthor, .atomContributor:
+            author = Author()
+            authorOwnerIsItem = item != nil
+        case .atomLink:
+            atomLink(attributes)
+        case .enclosure:
+            if let href = attributes.value(names.url), let url = resolve(href) {
+                item?.enclosures.append(
+                    Enclosure(
+                        url: url, mimeType: attributes.value(names.type),
+                        length: attributes.value(names.length).flatMap { Int64($0.trimmedWhitespace) }))
+            }
+        case .guid:
+            isPermaLinkGUID = attributes.value(names.isPermaLink)?.lowercased() != "false"
+        case .atomCategory:
+            if let term = attributes.value(names.term) ?? attributes.value(names.label), !term.isEmpty {
+                categories(append: term)
+            }
+        case .mediaContent, .mediaThumbnail:
+            mediaEnclosure(attributes, isThumbnail: element == .mediaThumbnail)
+        case .itunesImage:
+            if item == nil, channel.icon == nil, let href = attributes.value(names.href) {
+                channel.icon = resolve(href)
+            }
+        default:
+            break
+        }
+    }
+
+    mutating func end(_ element: FeedElement, value: String, isMarkup: Bool) {
+        let inItem = item != nil
+        if author != nil {
+            switch element {
+            case .atomName: author?.name = value.nonEmpty
+            case .atomEmail: author?.email = value.nonEmpty
+            case .atomURI: author?.uri = value.nonEmpty
+            case .atomAuthor, .atomContributor:
+                if let finished = author, finished.name != nil || finished.email != nil || finished.uri != nil {
+                    if authorOwnerIsItem { item?.authors.append(finished) } else { channel.authors.append(finished) }
+                }
+                author = nil
+            default: break
+            }
+            return
+        }
+        let inImage = parent == .image
+        switch element {
+        case .item, .entry:
+            if let finished = item { items.append(Self.parsedItem(finished)) }
+            item = nil
+        case .title where !inImage:
+            // RSS titles are plain text, but feeds put HTML in them: render it when it is HTML.
+            let title = HTMLText.looksLikeHTML(value) ? HTMLText.plainText(value) : value
+            set(\.title, title.nonEmpty, inItem: inItem, onlyIfEmpty: true)
+        case .atomTitle:
+            set(\.title, (isMarkup ? HTMLText.plainText(value) : value).nonEmpty, inItem: inItem, onlyIfEmpty: true)
+        case .link where !inImage:
+            if !value.isEmpty { set(\.link, resolve(value), inItem: inItem, onlyIfEmpty: true) }
+        case .guid:
+            item?.id = value.nonEmpty
+            if isPermaLinkGUID, let url = URL(string: value), url.scheme?.hasPrefix("http") == true {
+                item?.permalinkGUID = url
+            }
+        case .atomID:
+            if inItem { item?.id = value.nonEmpty } else { channel.id = value.nonEmpty }
+        case .description where !inImage:
+            set(\.description, value.nonEmpty, inItem: inItem, onlyIfEmpty: true)
+        case .atomSubtitle, .atomTagline:
+            channel.description = (isMarkup ? HTMLText.plainText(value) : value).nonEmpty
+        case .atomSummary:
+            set(\.summary, value.nonEmpty, inItem: inItem, onlyIfEmpty: true)
+        case .atomContent, .contentEncoded:
+            set(\.contentHTML, value.nonEmpty, inItem: inItem, onlyIfEmpty: false)
+        case .pubDate, .atomPublished, .atomIssued, .dcDate, .dctermsCreated:
+            set(\.published, FeedDate.date(from: value), inItem: inItem, onlyIfEmpty: true)
+        case .atomUpdated, .atomModified, .lastBuildDate, .dctermsModified:
+            set(\.updated, FeedDate.date(from: value), inItem: inItem, onlyIfEmpty: true)
+        case .language, .dcLanguage:
+            if !inItem { channel.language = value.nonEmpty }
+        case .rssAuthor, .managingEditor:
+            if let parsed = RSSAuthor.parse(value) {
+                if inItem { item?.authors.append(parsed) } else { channel.authors.append(parsed) }
+            }
+        case .itunesAuthor:
+            if let name = value.nonEmpty {
+                if inItem {
+                    if item?.authors.isEmpty == true { item?.authors.append(Author(name: name)) }
+                } else if channel.authors.isEmpty {
+                    channel.authors.append(Author(name: name))
+                }
+            }
+        case .dcCreator:
+            if let name = value.nonEmpty {
+                if inItem {
+                    item?.authors.append(Author(name: name))
+                } else {
+                    channel.authors.append(Author(name: name))
+                }
+            }
+        case .category, .dcSubject:
+            if let term = value.nonEmpty { categories(append: term) }
+        case .atomIcon, .atomLogo:
+            if channel.icon == nil, !value.isEmpty { channel.icon = resolve(value) }
+        case .url where inImage && !inItem:
+            if channel.icon == nil, !value.isEmpty { channel.icon = resolve(value) }
+        default:
+            break
+        }
+    }
+
+    /// `reference` made absolute against `base`.
+    func resolve(_ reference: String) -> URL? {
+        URL(string: reference.trimmedWhitespace, relativeTo: base)?.absoluteURL
+    }
+
+    private mutating func atomLink(_ attributes: SAXAttributes) {
+        guard let href = attributes.value(names.href), let url = resolve(href) else { return }
+        switch attributes.value(names.rel)?.trimmedWhitespace ?? "alternate" {
+        case "alternate", "":
+            if item != nil {
+                if item?.link == nil { item?.link = url }
+            } else if channel.link == nil {
+                channel.link = url
+            }
+        case "self":
+            if item == nil { channel.feedURL = url }
+        case "enclosure":
+            item?.enclosures.append(
+                Enclosure(
+                    url: url, mimeType: attributes.value(names.type),
+                    length: attributes.value(names.length).flatMap { Int64($0.trimmedWhitespace) }))
+        default:
+            break
+        }
+    }
+
+    /// Media RSS `content` and `thumbnail` become enclosures (a URL already attached is not
+    /// repeated); a thumbnail's type is taken to be an image.
+    private mutating func mediaEnclosure(_ attributes: SAXAttributes, isThumbnail: Bool) {
+        guard item != nil, let href = attributes.value(names.url), let url = resolve(href),
+            item?.enclosures.contains(where: { $0.url == url }) == false
+        else { return }
+        let type =
+            attributes.value(names.type) ?? (isThumbnail ? "image/*" : attributes.value(names.medium).map { "\($0)/*" })
+        item?.enclosures.append(
+            Enclosure(url: url, mimeType: type, length: attributes.value(names.fileSize).flatMap { Int64($0) }))
+    }
+
+    private mutating func categories(append term: String) {
+        if item != nil {
+            if item?.categories.contains(term) == false { item?.categories.append(term) }
+        } else if !channel.categories.contains(term) {
+            channel.categories.append(term)
+        }
+    }
+
+    private mutating func set<Value>(
+        _ keyPath: WritableKeyPath<FieldSet, Value?>, _ value: Value?, inItem: Bool, onlyIfEmpty: Bool
+    ) {
+        guard let value else { return }
+        if inItem {
+            if !onlyIfEmpty || item?[keyPath: keyPath] == nil { item?[keyPath: keyPath] = value }
+        } else if !onlyIfEmpty || channel[keyPath: keyPath] == nil {
+            channel[keyPath: keyPath] = value
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Models
+
+/// The values of one feed or item as they are read, and the `ParsedFeed` they become.
+extension XMLFeedBuilder {
+    struct FieldSet {
+        var id: String?
+        var title: String?
+        var link: URL?
+        var permalinkGUID: URL?
+        var feedURL: URL?
+        var description: String?
+        var summary: String?
+        var contentHTML: String?
+        var published: Date?
+        var updated: Date?
+        var language: String?
+        var icon: URL?
+        var authors: [Author] = []
+        var categories: [String] = []
+        var enclosures: [Enclosure] = []
+    }
+
+    /// An item's fields as a `ParsedItem`. RSS: content:encoded is the content and
+    /// description the summary; without it the description is the content. Atom: content,
+    /// else the summary.
+    static func parsedItem(_ fields: FieldSet) -> ParsedItem {
+        ParsedItem(
+            id: fields.id, title: fields.title, link: fields.link ?? fields.permalinkGUID, externalLink: nil,
+            published: fields.published, updated: fields.updated, authors: fields.authors,
+            summary: fields.summary ?? (fields.contentHTML != nil ? fields.description : nil),
+            contentHTML: fields.contentHTML ?? fields.description ?? fields.summary, contentText: nil,
+            categories: fields.categories, enclosures: fields.enclosures)
+    }
+
+    /// The feed read so far, in `format`.
+    func feed(format: FeedFormat) -> ParsedFeed {
+        ParsedFeed(
+            format: format, title: channel.title, link: channel.link, feedURL: channel.feedURL,
+            description: channel.description ?? channel.summary, language: channel.language,
+            updated: channel.updated ?? channel.published, icon: channel.icon, authors: channel.authors,
+            items: items)
+    }
+}
+
+/// RSS `author` and `managingEditor`: `jo@example.com (Jo)`, `Jo <jo@example.com>`, an
+/// address, or a name.
+enum RSSAuthor {
+    static func parse(_ text: String) -> Author? {
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !value.isEmpty else { return nil }
+        if let open = value.firstIndex(of: "("), value.hasSuffix(")") {
+            let email = value[..<open].trimmingCharacters(in: .whitespaces)
+            let name = value[value.index(after: open)..<value.index(before: value.endIndex)]
+                .trimmingCharacters(in: .whitespaces)
+            return Author(name: name.nonEmpty, email: email.contains("@") ? email : nil)
+        }
+        if let open = value.firstIndex(of: "<"), value.hasSuffix(">") {
+            let name = value[..<open].trimmingCharacters(in: .whitespaces)
+            let email = value[value.index(after: open)..<value.index(before: value.endIndex)]
+                .trimmingCharacters(in: .whitespaces)
+            return Author(name: name.nonEmpty, email: email.nonEmpty)
+        }
+        return value.contains("@") && !value.contains(" ") ? Author(email: value) : Author(name: value)
+    }
+}
+
+extension String {
+    /// The string, or `nil` when it is empty.
+    var nonEmpty: String? { isEmpty ? nil : self }
+}
