@@ -6,6 +6,14 @@
 #ifndef TIDINGS_CLIBXML2_SHIM_H
 #define TIDINGS_CLIBXML2_SHIM_H
 
+#include <libxml/xmlversion.h>
+// Debian builds libxml2 with ICU, so its headers would pull in the system's ICU headers, whose
+// types clash with the ICU copy Foundation brings (_FoundationICU) in any Swift file that sees
+// both modules. Nothing here uses libxml2's ICU converters: the only layout that changes is the
+// tail of xmlCharEncodingHandler, which is only ever handled by pointer. So the ICU parts of the
+// headers are left out.
+#undef LIBXML_ICU_ENABLED
+
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
