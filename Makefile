@@ -59,6 +59,7 @@ bench: deps
 	@if [ -d "$(PEER_BENCH)" ]; then bash "$(PEER_BENCH)/make-corpus.sh" >/dev/null && bash "$(PEER_BENCH)/serve.sh" start; \
 	else echo "no $(PEER_BENCH): the networking benchmarks need a server at TIDINGS_BENCH_URL"; fi
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+	bash Benchmarks/process-bench.sh
 
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift
