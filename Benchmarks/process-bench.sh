@@ -17,8 +17,8 @@ WORK=/tmp/tidings-process-bench
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)"; exit 1; }
 command -v sqlite3 >/dev/null || { echo "needs the sqlite3 CLI (apt-get install sqlite3)"; exit 1; }
 
-swift build -c release --static-swift-stdlib --product tidings >/dev/null
-BIN="$(swift build -c release --static-swift-stdlib --show-bin-path)/tidings"
+make -s release >/dev/null
+BIN="$(make -s release-bin)"
 bash "$PEERS/make-corpus.sh" >/dev/null
 bash "$PEERS/serve.sh" start >/dev/null
 
