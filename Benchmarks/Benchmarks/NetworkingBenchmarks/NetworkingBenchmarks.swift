@@ -11,7 +11,7 @@ private let target = URL(
     string: ProcessInfo.processInfo.environment["TIDINGS_BENCH_URL"] ?? "http://127.0.0.1:18080/.stamp")!
 
 private func client() -> APIClient {
-    APIClient(baseURL: target, transport: URLSessionTransport(), retry: .never)
+    APIClient(baseURL: target, transport: CurlTransport(), retry: .never)
 }
 
 /// Fails the benchmark run with a clear reason when the server is not there.
