@@ -21,3 +21,21 @@ def serve(handler):
         f.write(f"{server.server_address[1]}\n")
     os.rename(port_file + ".tmp", port_file)
     server.serve_forever()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    """A quiet HTTP/1.1 handler with one way to answer: status, body and headers."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body=b"", headers=None):
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)

@@ -11,6 +11,7 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Support"))
+import loopback  # noqa: E402
 from loopback import serve  # noqa: E402
 
 lock = threading.Lock()
@@ -26,19 +27,7 @@ def last_modified():
     return "Sat, %02d Mar 2021 09:00:00 GMT" % state["version"]
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def send(self, status, body=b"", headers=None):
-        self.send_response(status)
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+class Handler(loopback.Handler):
 
     def do_GET(self):
         if self.path != "/config.json":

@@ -9,6 +9,7 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Support"))
+import loopback  # noqa: E402
 from loopback import serve  # noqa: E402
 import time
 
@@ -18,20 +19,7 @@ seen = {}
 lock = threading.Lock()
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def send(self, status, body=b"", headers=None):
-        self.send_response(status)
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+class Handler(loopback.Handler):
 
     def do_GET(self):
         path = self.path.split("?")[0]
