@@ -43,7 +43,10 @@ let package = Package(
 
         .target(
             name: "Storage",
-            dependencies: ["Models", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Models", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",

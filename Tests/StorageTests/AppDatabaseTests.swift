@@ -19,6 +19,24 @@ struct AppDatabaseTests {
         #expect(try database.integrityCheck() == ["ok"])
     }
 
+    @Test("the WAL file outlives the last connection, so the next open writes nothing")
+    func persistentWAL() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tidings.sqlite").path
+        do {
+            let database = try AppDatabase(path: path)
+            _ = try await FeedRepository(database: database).add(
+                FeedSource(url: try #require(URL(string: "https://x.test/f")), title: "X"))
+        }  // the pool closes here
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
+        #expect(size > 0)
+        let modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        let reopened = try AppDatabase(path: path)
+        #expect(try await FeedRepository(database: reopened).all().map(\.title) == ["X"])
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == modified)
+    }
+
     @Test("reopening a file keeps what was committed")
     func reopens() async throws {
         let directory = try temporaryDirectory()

@@ -8,7 +8,7 @@ struct ModuleGraphTests {
     static let allowed: [String: Set<String>] = [
         "Models": [],
         "Networking": ["Models", "CCurl"],
-        "Storage": ["Models", "GRDB"],
+        "Storage": ["Models", "GRDB", "GRDBSQLite"],
         "Config": ["Models", "Networking"],
         "Feed": ["Models", "Networking", "Storage", "CLibXML2"],
         "StorageProbe": ["Models", "Storage"],
