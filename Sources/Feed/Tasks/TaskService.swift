@@ -84,7 +84,8 @@ public struct TaskService: Sendable {
         var dueDay = try due.map { date throws(TaskError) in try day(of: date) }
         if frequency != nil, dueDay == nil { dueDay = try day(of: stamp) }
         let task = HouseholdTask(
-            name: name, note: TaskValidation.note(note), dueDate: dueDay, frequency: frequency, articleID: articleID,
+            name: name, note: TaskValidation.note(note), dueDate: dueDay, frequency: frequency,
+            anchorDate: frequency == nil ? nil : dueDay, articleID: articleID,
             createdAt: stamp)
         do {
             return try await repository.save(task, source: source, undoable: true)
@@ -122,6 +123,8 @@ public struct TaskService: Sendable {
                 task.isDone = false
                 if task.dueDate == nil { task.dueDate = today }
             }
+            // A new due date or frequency starts a new rhythm from the due date.
+            if newDue != .keep || frequency != .keep { task.anchorDate = task.frequency == nil ? nil : task.dueDate }
             task.modifiedAt = stamp
             return (task, nil)
         }

@@ -72,18 +72,31 @@ public struct Frequency: Sendable, Hashable, Codable, CustomStringConvertible {
     ///   - calendar: the user's calendar and time zone.
     /// - Returns: the first occurrence on a later day than `completedAt`.
     public func nextDueDate(after dueDate: Date, completedAt: Date, calendar: Calendar) -> Date {
+        nextDueDate(from: dueDate, after: dueDate, completedAt: completedAt, calendar: calendar)
+    }
+
+    /// The next due date after a completion, counted from `anchor`: the first occurrence
+    /// (`anchor + k × count` units, each computed in one step) on a later day than both the
+    /// completed `dueDate` and the completion. Counting from the anchor keeps month ends: a
+    /// chore anchored on Jan 31 is due Feb 28, then Mar 31, not Mar 28.
+    ///
+    /// The search starts near the answer and is bounded: a calendar that cannot add the unit
+    /// (it never happens with the Gregorian calendar) yields the day after the completion.
+    public func nextDueDate(from anchor: Date, after dueDate: Date, completedAt: Date, calendar: Calendar) -> Date {
         let completionDay = calendar.startOfDay(for: completedAt)
+        let floor = max(completionDay, calendar.startOfDay(for: dueDate))
         let component = unit.calendarComponent
         // Jump close to the answer instead of stepping through years of missed daily chores.
-        let elapsed = calendar.dateComponents([component], from: dueDate, to: completionDay).value(for: component) ?? 0
+        let elapsed = calendar.dateComponents([component], from: anchor, to: floor).value(for: component) ?? 0
         var multiple = max(1, elapsed / count)
-        while true {
-            if let candidate = calendar.date(byAdding: component, value: multiple * count, to: dueDate),
-                calendar.startOfDay(for: candidate) > completionDay
+        for _ in 0..<1000 {
+            if let candidate = calendar.date(byAdding: component, value: multiple * count, to: anchor),
+                calendar.startOfDay(for: candidate) > floor
             {
                 return candidate
             }
             multiple += 1
         }
+        return calendar.date(byAdding: .day, value: 1, to: completionDay) ?? completionDay
     }
 }

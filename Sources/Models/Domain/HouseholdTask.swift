@@ -15,6 +15,11 @@ public struct HouseholdTask: Sendable, Hashable, Codable, Identifiable {
     public var dueDate: Date?
     /// How often it comes back; `nil` for a one-off task.
     public var frequency: Frequency?
+    /// The occurrence a recurring task's rhythm counts from: its first due date since the
+    /// schedule was set. Occurrences are this date plus whole periods, so a monthly chore due on
+    /// the 31st comes back on the last day of shorter months and on the 31st again after them
+    /// (Jan 31 → Feb 28 → Mar 31). `nil` counts from `dueDate`.
+    public var anchorDate: Date?
     /// Whether a one-off task has been done. Recurring tasks never become done.
     public var isDone: Bool
     /// The article a "read later" task links to.
@@ -27,14 +32,14 @@ public struct HouseholdTask: Sendable, Hashable, Codable, Identifiable {
     // Acronym properties get explicit keys spelled the way a snake_case round trip spells them
     // (`feed_id` ↔ `feedId`), so `JSONCoding`'s coders read back exactly what they wrote.
     private enum CodingKeys: String, CodingKey {
-        case id, name, note, dueDate, frequency, isDone, createdAt, modifiedAt
+        case id, name, note, dueDate, frequency, anchorDate, isDone, createdAt, modifiedAt
         case articleID = "articleId"
     }
 
     /// Creates a task.
     public init(
         id: Int64? = nil, name: String, note: String? = nil, dueDate: Date? = nil,
-        frequency: Frequency? = nil, isDone: Bool = false, articleID: Int64? = nil,
+        frequency: Frequency? = nil, anchorDate: Date? = nil, isDone: Bool = false, articleID: Int64? = nil,
         createdAt: Date, modifiedAt: Date? = nil
     ) {
         self.id = id
@@ -42,6 +47,7 @@ public struct HouseholdTask: Sendable, Hashable, Codable, Identifiable {
         self.note = note
         self.dueDate = dueDate
         self.frequency = frequency
+        self.anchorDate = anchorDate
         self.isDone = isDone
         self.articleID = articleID
         self.createdAt = createdAt
@@ -59,14 +65,17 @@ public struct HouseholdTask: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// The task after being done at `date`: a recurring task moves to its next occurrence
-    /// (see `Frequency.nextDueDate(after:completedAt:calendar:)`), a one-off task becomes done.
-    /// A recurring task without a due date is anchored on the completion day.
+    /// (see `Frequency.nextDueDate(from:after:completedAt:calendar:)`), counted from its anchor so
+    /// month ends do not drift; a one-off task becomes done. A recurring task without a due date
+    /// is anchored on the completion day.
     public func completed(at date: Date, calendar: Calendar) -> (task: HouseholdTask, completion: TaskCompletion) {
         var next = self
         next.modifiedAt = date
         if let frequency {
             let due = dueDate ?? calendar.startOfDay(for: date)
-            next.dueDate = frequency.nextDueDate(after: due, completedAt: date, calendar: calendar)
+            let anchor = anchorDate ?? due
+            next.anchorDate = anchor
+            next.dueDate = frequency.nextDueDate(from: anchor, after: due, completedAt: date, calendar: calendar)
         } else {
             next.isDone = true
         }

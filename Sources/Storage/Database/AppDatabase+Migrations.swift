@@ -24,6 +24,10 @@ extension AppDatabase {
             // Unread counts per feed (`feed list`) read this index alone.
             try db.execute(sql: "CREATE INDEX articleStatus_unread ON articleStatus(feedId) WHERE isRead = 0")
         }
+        migrator.registerMigration("v4-task-anchor") { db in
+            // The occurrence a recurring task counts from, so month ends do not drift.
+            try db.alter(table: "task") { table in table.add(column: "anchorDate", .double) }
+        }
         return migrator
     }
 

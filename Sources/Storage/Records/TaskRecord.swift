@@ -12,6 +12,7 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var dueDate: Double?
     var frequencyCount: Int?
     var frequencyUnit: String?
+    var anchorDate: Double?
     var isDone: Bool
     var articleId: Int64?
     var createdAt: Double
@@ -24,6 +25,7 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
         dueDate = task.dueDate?.timeIntervalSince1970
         frequencyCount = task.frequency?.count
         frequencyUnit = task.frequency?.unit.rawValue
+        anchorDate = task.anchorDate?.timeIntervalSince1970
         isDone = task.isDone
         articleId = task.articleID
         createdAt = task.createdAt.timeIntervalSince1970
@@ -39,6 +41,7 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
         dueDate = row["dueDate"]
         frequencyCount = row["frequencyCount"]
         frequencyUnit = row["frequencyUnit"]
+        anchorDate = row["anchorDate"]
         isDone = row["isDone"]
         articleId = row["articleId"]
         createdAt = row["createdAt"]
@@ -54,7 +57,8 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
         }
         return HouseholdTask(
             id: id, name: name, note: note, dueDate: dueDate.map(Date.init(timeIntervalSince1970:)),
-            frequency: frequency, isDone: isDone, articleID: articleId,
+            frequency: frequency, anchorDate: anchorDate.map(Date.init(timeIntervalSince1970:)), isDone: isDone,
+            articleID: articleId,
             createdAt: Date(timeIntervalSince1970: createdAt), modifiedAt: Date(timeIntervalSince1970: modifiedAt))
     }
 }

@@ -48,6 +48,20 @@ struct TaskCompletionTests {
         #expect(try await service.complete(id: early).dueDay == "2026-11-27")
     }
 
+    @Test("editing the due date or the frequency starts a new rhythm from the new due date")
+    func editReanchors() async throws {
+        let store = try TemporaryDatabase()
+        defer { store.remove() }
+        let clock = TestClock(instant("2027-01-31T08:00", in: "UTC"))
+        let service = store.service(clock)
+        let monthly = try await addTask(service, clock, due: "2027-01-31", every: try .every(1, .month))
+        _ = try await service.edit(id: monthly, due: .set(instant("2027-02-15T00:00", in: "UTC")))
+        clock.set(instant("2027-02-15T08:00", in: "UTC"))
+        #expect(try await service.complete(id: monthly).dueDay == "2027-03-15")
+        _ = try await service.edit(id: monthly, frequency: .clear)
+        #expect(try await service.task(id: monthly).anchorDate == nil)
+    }
+
     @Test("month ends and leap days follow the Frequency rules")
     func monthEndAndLeapDay() async throws {
         let store = try TemporaryDatabase()
@@ -56,9 +70,16 @@ struct TaskCompletionTests {
         let service = store.service(clock)
         let monthly = try await addTask(service, clock, due: "2027-01-31", every: try .every(1, .month))
         #expect(try await service.complete(id: monthly).dueDay == "2027-02-28")
-        // The next occurrence counts from the stored due day (there is no anchor day): Feb 28 → Mar 28.
+        // Occurrences count from the anchor (the first due day), so the month end comes back:
+        // Feb 28 → Mar 31, then Apr 30.
         clock.set(instant("2027-02-28T08:00", in: "UTC"))
-        #expect(try await service.complete(id: monthly).dueDay == "2027-03-28")
+        #expect(try await service.complete(id: monthly).dueDay == "2027-03-31")
+        clock.set(instant("2027-03-31T08:00", in: "UTC"))
+        #expect(try await service.complete(id: monthly).dueDay == "2027-04-30")
+        // Undo restores the due day and the anchor with it.
+        _ = try await service.undo()
+        #expect(try await service.task(id: monthly).dueDay == "2027-03-31")
+        clock.set(instant("2027-02-28T08:00", in: "UTC"))
         // Skipped occurrences are counted from the missed due day in one step: Jan 31 → (Feb 28) → Mar 31.
         let late = try await addTask(service, clock, due: "2027-01-31", every: try .every(1, .month))
         clock.set(instant("2027-03-01T08:00", in: "UTC"))

@@ -97,6 +97,37 @@ struct FrequencyTests {
                 == date("2026-03-31", in: utc))
     }
 
+    @Test("counted from the anchor, a month end survives short months: Jan 31 → Feb 28 → Mar 31 → Apr 30")
+    func anchoredMonthEnds() throws {
+        let monthly = try Frequency(count: 1, unit: .month)
+        let jan31 = date("2026-01-31", in: utc)
+        let feb28 = date("2026-02-28", in: utc)
+        #expect(
+            monthly.nextDueDate(from: jan31, after: feb28, completedAt: feb28, calendar: utc)
+                == date("2026-03-31", in: utc))
+        let mar31 = date("2026-03-31", in: utc)
+        #expect(
+            monthly.nextDueDate(from: jan31, after: mar31, completedAt: mar31, calendar: utc)
+                == date("2026-04-30", in: utc))
+        // Done early (before the due day), the next one is still after the due day.
+        #expect(
+            monthly.nextDueDate(from: jan31, after: mar31, completedAt: date("2026-03-20", in: utc), calendar: utc)
+                == date("2026-04-30", in: utc))
+        // Without an anchor the stored due day is the anchor, and the 28th sticks.
+        #expect(monthly.nextDueDate(after: feb28, completedAt: feb28, calendar: utc) == date("2026-03-28", in: utc))
+    }
+
+    @Test("a completed task keeps its anchor; a task without one is anchored on its due date")
+    func taskAnchors() throws {
+        let monthly = try Frequency(count: 1, unit: .month)
+        let jan31 = date("2026-01-31", in: utc)
+        let task = HouseholdTask(name: "Pay rent", dueDate: jan31, frequency: monthly, createdAt: jan31)
+        let first = task.completed(at: jan31, calendar: utc).task
+        #expect(first.anchorDate == jan31 && first.dueDate == date("2026-02-28", in: utc))
+        let feb28 = date("2026-02-28", in: utc)
+        #expect(first.completed(at: feb28, calendar: utc).task.dueDate == date("2026-03-31", in: utc))
+    }
+
     @Test("leap years: Jan 31 + 1 month is Feb 29, Feb 29 + 1 year is Feb 28")
     func leapYears() throws {
         let monthly = try Frequency(count: 1, unit: .month)
