@@ -26,6 +26,7 @@ enum JSONFeedParser {
 
         var warnings: [String] = []
         var items: [ParsedItem] = []
+        let feedAuthors = Self.authors(feed)
         let rawItems = feed["items"] as? [Any] ?? []
         if feed["items"] != nil, feed["items"] as? [Any] == nil { warnings.append("\"items\" is not an array") }
         for (index, raw) in rawItems.enumerated() {
@@ -33,17 +34,19 @@ enum JSONFeedParser {
                 warnings.append("items[\(index)] is not an object; skipped")
                 continue
             }
-            guard let parsed = Self.item(item, base: feedURL ?? base) else {
+            guard var parsed = Self.item(item, base: feedURL ?? base) else {
                 warnings.append("items[\(index)] has no id, link, title or content; skipped")
                 continue
             }
+            // An item without authors has the feed's (JSON Feed 1.1, "authors").
+            if parsed.authors.isEmpty { parsed.authors = feedAuthors }
             items.append(parsed)
         }
         return ParsedFeed(
             format: format, title: Self.text(feed["title"]), link: home, feedURL: feedURL,
             description: Self.text(feed["description"]), language: Self.text(feed["language"]), updated: nil,
             icon: Self.url(feed["icon"], base: home ?? base) ?? Self.url(feed["favicon"], base: home ?? base),
-            authors: Self.authors(feed), items: items, warnings: warnings)
+            authors: feedAuthors, items: items, warnings: warnings)
     }
 
     private static func item(_ item: [String: Any], base: URL?) -> ParsedItem? {

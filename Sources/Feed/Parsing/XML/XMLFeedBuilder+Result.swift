@@ -33,13 +33,20 @@ extension XMLFeedBuilder {
             categories: fields.categories, enclosures: fields.enclosures)
     }
 
-    /// The feed read so far, in `format`.
+    /// The feed read so far, in `format`. In Atom an entry without authors has the feed's
+    /// (RFC 4287, 4.2.1).
     func feed(format: FeedFormat) -> ParsedFeed {
-        ParsedFeed(
+        var entries = items
+        if format == .atom10 || format == .atom03, !channel.authors.isEmpty {
+            for index in entries.indices where entries[index].authors.isEmpty {
+                entries[index].authors = channel.authors
+            }
+        }
+        return ParsedFeed(
             format: format, title: channel.title, link: channel.link, feedURL: channel.feedURL,
             description: channel.description ?? channel.summary, language: channel.language,
             updated: channel.updated ?? channel.published, icon: channel.icon, authors: channel.authors,
-            items: items)
+            items: entries)
     }
 }
 

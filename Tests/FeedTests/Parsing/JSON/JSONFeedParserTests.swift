@@ -63,6 +63,16 @@ struct JSONFeedParserTests {
                     date: RFC3339.date(from: "2021-03-13T09:00:00Z"), body: nil))
     }
 
+    @Test("an item without authors has the feed's; its own authors win")
+    func authorInheritance() throws {
+        let json = #"""
+            {"version": "https://jsonfeed.org/version/1.1", "title": "T", "authors": [{"name": "Feed"}],
+             "items": [{"id": "1", "content_text": "a"}, {"id": "2", "content_text": "b", "authors": [{"name": "Own"}]}]}
+            """#
+        let feed = try JSONFeedParser.parse(Data(json.utf8), url: nil)
+        #expect(feed.items.map(\.authors) == [[Author(name: "Feed")], [Author(name: "Own")]])
+    }
+
     @Test("broken items are skipped with a warning; the rest of the feed survives")
     func brokenItems() throws {
         let feed = try JSONFeedParser.parse(try fixture("jsonfeed/broken-items.json"), url: nil)

@@ -22,6 +22,14 @@ struct XMLRuleFixtureTests {
             ])
     }
 
+    @Test("an Atom entry without authors has the feed's (RFC 4287 4.2.1); its own authors win")
+    func atomAuthorInheritance() throws {
+        let feed = try parse("atom/author-inherited-from-feed.xml")
+        #expect(feed.items[0].authors == [Author(name: "Feed Author", email: "feed@example.com")])
+        #expect(feed.items[1].authors == [Author(name: "Entry Author")])
+        #expect(feed.authors == [Author(name: "Feed Author", email: "feed@example.com")])
+    }
+
     @Test("xml:base nests per element: channel, item, enclosure and link each resolve against the nearest")
     func xmlBaseNested() throws {
         let feed = try parse("rss/xml-base-nested.xml", url: "https://ignored.example/feed.xml")
