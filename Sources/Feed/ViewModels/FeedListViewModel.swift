@@ -46,9 +46,12 @@ public final class FeedListViewModel: Sendable {
     /// Refreshes feeds through the service, then shows the stored result. `progress` sees each
     /// feed as it finishes.
     @discardableResult
+    ///
+    /// - Throws: what stopped the refresh from starting (an unknown feed id); the state is then
+    ///   `.failed` with the last good list.
     public func refresh(
         _ feedIDs: [Int64]? = nil, progress: (@Sendable (RefreshEvent) -> Void)? = nil
-    ) async -> RefreshSummary? {
+    ) async throws(FeedError) -> RefreshSummary {
         publisher.send(.loading(previous: state.content))
         do {
             let summary = try await service.refresh(feedIDs, progress: progress)
@@ -57,7 +60,7 @@ public final class FeedListViewModel: Sendable {
             return summary
         } catch {
             publisher.send(.failed(message: error.errorDescription ?? "\(error)", stale: state.content))
-            return nil
+            throw error
         }
     }
 

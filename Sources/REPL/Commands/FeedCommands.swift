@@ -99,20 +99,10 @@ struct FeedCommands {
         let progress = context.progress
         let showProgress = context.display.isTerminal
         let viewModel = FeedListViewModel(service: context.feeds)
-        let summary = await viewModel.refresh(ids.isEmpty ? nil : ids) { event in
+        defer { if showProgress { progress(nil) } }
+        let summary = try await viewModel.refresh(ids.isEmpty ? nil : ids) { event in
             guard showProgress, case .feedFinished(let feed, _, let done, let total) = event else { return }
             progress("refreshing \(done)/\(total) … \(TerminalText.sanitized(feed.title))")
-        }
-        if showProgress { progress(nil) }
-        guard let summary else {
-            if case .failed(let message, _) = viewModel.state {
-                if let id = ids.first(where: { message == FeedError.notFound(entity: "feed", id: $0).errorDescription })
-                {
-                    throw FeedError.notFound(entity: "feed", id: id)
-                }
-                throw FeedError.storage(message)
-            }
-            throw FeedError.storage("the refresh did not finish")
         }
         if summary.cancelled { throw FeedError.cancelled }
         var text =

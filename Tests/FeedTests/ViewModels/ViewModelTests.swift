@@ -57,7 +57,7 @@ struct ViewModelTests {
                 let stored = (try? await service.articleCounts()[row.id]?.total) ?? -1
                 observedCounts.withLock { $0.append("shown \(row.counts.total) stored \(stored)") }
             }
-            await viewModel.refresh()
+            _ = try await viewModel.refresh()
             _ = try await recorder.wait {
                 if case .loaded(let c) = $0 { c.orderedRows.first?.counts.total == 5 } else { false }
             }
@@ -79,7 +79,7 @@ struct ViewModelTests {
             _ = try await service.subscribe(url: #require(URL(string: "https://v.test/feed")))
             let viewModel = FeedListViewModel(service: service)
             await viewModel.load()
-            #expect(await viewModel.refresh([42]) == nil)
+            await #expect(throws: FeedError.notFound(entity: "feed", id: 42)) { try await viewModel.refresh([42]) }
             guard case .failed(let message, let stale) = viewModel.state else {
                 Issue.record("expected failed, got \(viewModel.state)")
                 return
