@@ -7,6 +7,15 @@ import Testing
     import Darwin
 #endif
 
+/// Waits (bounded) until the feed server holds a request under /slow/.
+private func waitForSlowRequest(in site: URL) async throws {
+    let marker = site.appendingPathComponent(".slow-request")
+    for _ in 0..<600 where !FileManager.default.fileExists(atPath: marker.path) {
+        try await Task.sleep(for: .milliseconds(25))
+    }
+    #expect(FileManager.default.fileExists(atPath: marker.path), "the slow request never reached the server")
+}
+
 @Suite("tidings interrupted", .serialized)
 struct InterruptTests {
     @Test("Ctrl-C during a slow refresh cancels it and returns to the prompt; the session goes on")
@@ -31,7 +40,7 @@ struct InterruptTests {
             #expect(terminal.waitFor("imported 1 feeds"))
             #expect(terminal.waitFor("tidings> "))
             terminal.type("feed refresh\r")
-            try await Task.sleep(for: .milliseconds(500))  // the request is now held by the server
+            try await waitForSlowRequest(in: site)
             kill(terminal.processIdentifier, SIGINT)  // what the terminal sends for Ctrl-C
             #expect(terminal.waitFor("error: interrupted", seconds: 10))
             #expect(terminal.waitFor("tidings> "))
@@ -80,7 +89,7 @@ struct InterruptTests {
             process.standardOutput = output
             process.standardError = output
             try process.run()
-            try await Task.sleep(for: .milliseconds(700))
+            try await waitForSlowRequest(in: site)
             kill(process.processIdentifier, SIGINT)
             process.waitUntilExit()
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
