@@ -57,7 +57,8 @@ struct FeedCommands {
         let rows = viewModel.state.content?.orderedRows ?? []
         var table = Table(columns: [
             .init(title: "ID", alignRight: true), .init(title: "TITLE", flexible: true),
-            .init(title: "UNREAD", alignRight: true), .init(title: "LAST RESULT", flexible: false), .init(title: "URL"),
+            .init(title: "UNREAD", alignRight: true), .init(title: "LAST RESULT", flexible: true, minimumWidth: 11),
+            .init(title: "URL", flexible: true, minimumWidth: 20),
         ])
         table.rows = rows.map { row in
             [

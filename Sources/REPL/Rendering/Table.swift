@@ -1,5 +1,5 @@
-/// An aligned text table that fits a width: the flexible column is cut with an ellipsis, so a
-/// row never wraps.
+/// An aligned text table that fits a width: flexible columns give up width (the last first),
+/// cut with an ellipsis, and a line still too wide is cut at the width, so a row never wraps.
 struct Table {
     /// One column.
     struct Column {
@@ -22,14 +22,16 @@ struct Table {
         var widths = columns.indices.map { index in
             max(columns[index].title.count, cells.map { index < $0.count ? $0[index].count : 0 }.max() ?? 0)
         }
-        if let limit = display.width, let flexible = columns.firstIndex(where: \.flexible) {
-            let total = widths.reduce(0, +) + 2 * (columns.count - 1)
-            if total > limit {
+        if let limit = display.width {
+            for flexible in columns.indices.reversed() where columns[flexible].flexible {
+                let total = widths.reduce(0, +) + 2 * (columns.count - 1)
+                guard total > limit else { break }
                 widths[flexible] = max(columns[flexible].minimumWidth, widths[flexible] - (total - limit))
             }
         }
-        var lines = [display.styled(line(columns.map(\.title), widths: widths), "1")]
-        lines += cells.map { line($0, widths: widths) }
+        let fitted = { (text: String) in display.width.map { Self.fit(text, width: $0) } ?? text }
+        var lines = [display.styled(fitted(line(columns.map(\.title), widths: widths)), "1")]
+        lines += cells.map { fitted(line($0, widths: widths)) }
         return lines.joined(separator: "\n")
     }
 

@@ -88,3 +88,22 @@ struct CompletionTests {
         #expect(Completer.paths(matching: "~/").allSatisfy { $0.hasPrefix("~/") })
     }
 }
+
+@Suite("rendering narrow terminals")
+struct NarrowTableTests {
+    @Test("several flexible columns shrink, the last first; a line still too wide is cut, never wrapped")
+    func narrow() {
+        var table = Table(columns: [
+            .init(title: "ID"), .init(title: "TITLE", flexible: true, minimumWidth: 5),
+            .init(title: "URL", flexible: true, minimumWidth: 10),
+        ])
+        table.rows = [["1", "A title of some length", "https://example.com/a/very/long/path/to/the/feed.xml"]]
+        let lines = table.render(Display(isTerminal: true, width: 50, color: false)).split(separator: "\n").map(
+            String.init)
+        #expect(lines.allSatisfy { $0.count <= 50 })
+        #expect(lines[1].hasPrefix("1   A title of some length  https://"))
+        #expect(lines[1].hasSuffix("…"))
+        let tiny = table.render(Display(isTerminal: true, width: 12, color: false)).split(separator: "\n")
+        #expect(tiny.allSatisfy { $0.count <= 12 })
+    }
+}
