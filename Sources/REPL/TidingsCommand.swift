@@ -28,8 +28,8 @@ struct TidingsCommand: AsyncParsableCommand {
             tidings parse <FILE|URL> [--json|--summary] parses one feed and prints it, \
             touching no database.
 
-            REPL commands:
-            \(CommandCatalog.overview)
+            REPL commands (inside, "help <command>" shows each one's summary and an example):
+            \(CommandCatalog.synopsis())
 
             Exit status: 0 success, 1 a command failed, 2 usage error, 3 update required, \
             130 interrupted.

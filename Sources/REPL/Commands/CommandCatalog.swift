@@ -135,7 +135,25 @@ enum CommandCatalog {
         return all.first { $0.names.contains(key) }
     }
 
-    /// The commands as a block of text for `help` and `tidings --help`: one line per command.
+    /// The command synopses for `tidings --help`, each wrapped to `width` columns with a hanging
+    /// indent (the argument parser rewraps any longer line at 80 columns).
+    static func synopsis(width: Int = 78) -> String {
+        all.filter { !$0.isGroup }.map { command in
+            var lines: [String] = []
+            var line = " "
+            for word in command.usage.split(separator: " ") {
+                if line.count + 1 + word.count > width, line.trimmingCharacters(in: .whitespaces).count > 0 {
+                    lines.append(line)
+                    line = "     "
+                }
+                line += " " + word
+            }
+            lines.append(line)
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    /// The commands as a block of text for `help`: one line per command.
     static var overview: String {
         let listed = all.filter { !$0.isGroup }
         let width = min(44, listed.map(\.usage.count).max() ?? 0)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import REPL
+
 /// A fresh home directory for one test.
 func temporaryHome() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
@@ -27,6 +29,11 @@ struct ExecutableTests {
         ] {
             #expect(result.out.contains(word), "missing \(word)")
         }
+        // Every REPL command, each synopsis on lines the argument parser leaves alone.
+        for command in CommandCatalog.all where !command.isGroup {
+            #expect(result.out.contains(command.name), "missing \(command.name)")
+        }
+        #expect(result.out.split(separator: "\n").allSatisfy { $0.count <= 80 || $0.hasPrefix("USAGE:") })
     }
 
     @Test("an unknown flag is a usage error with status 2")
