@@ -1,10 +1,6 @@
 public import Foundation
 import Models
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// One subscription in an OPML file.
 public struct OPMLSubscription: Sendable, Hashable {
     /// The feed's URL (`xmlUrl`).
@@ -32,19 +28,17 @@ public enum OPML {
     /// - Throws: `FeedParseError.notAFeed` when the document is not OPML, `.malformed` when it
     ///   cannot be read at all.
     public static func subscriptions(in data: Data) throws(FeedParseError) -> [OPMLSubscription] {
-        let parser = XMLParser(data: HTMLEntityPreprocessor.process(data))
-        parser.shouldResolveExternalEntities = false
-        let delegate = OPMLDelegate()
-        parser.delegate = delegate
-        let succeeded = parser.parse()
-        guard delegate.rootName?.lowercased() == "opml" else {
-            if let root = delegate.rootName { throw .notAFeed("an XML document whose root is <\(root)>, not <opml>") }
-            throw .malformed(parser.parserError.map(XMLFeedParser.describe) ?? "the document is empty")
+        guard let read = OPMLReader.read(HTMLEntityPreprocessor.process(data)) else {
+            throw .malformed("the XML parser could not start")
         }
-        if (!succeeded || parser.parserError != nil) && delegate.subscriptions.isEmpty {
-            throw .malformed(parser.parserError.map(XMLFeedParser.describe) ?? "the OPML is not well formed")
+        guard read.rootName?.lowercased() == "opml" else {
+            if let root = read.rootName { throw .notAFeed("an XML document whose root is <\(root)>, not <opml>") }
+            throw .malformed(read.firstError.map { "the XML is not well formed (\($0))" } ?? "the document is empty")
         }
-        return delegate.subscriptions
+        if let error = read.firstError, read.subscriptions.isEmpty {
+            throw .malformed("the OPML is not well formed (\(error))")
+        }
+        return read.subscriptions
     }
 
     /// An OPML 2.0 document listing `subscriptions`, folders as nested outlines.
@@ -82,39 +76,5 @@ public enum OPML {
         }
         lines += ["  </body>", "</opml>", ""]
         return Data(lines.joined(separator: "\n").utf8)
-    }
-}
-
-/// Collects subscription outlines, tracking the folder outlines around them.
-private final class OPMLDelegate: NSObject, XMLParserDelegate {
-    var rootName: String?
-    var subscriptions: [OPMLSubscription] = []
-    private var folders: [String?] = []
-    private var seen = Set<URL>()
-
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String]
-    ) {
-        if rootName == nil { rootName = elementName }
-        guard elementName.lowercased() == "outline" else { return }
-        let lowered = Dictionary(
-            attributes.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        let title = (lowered["title"] ?? lowered["text"]).map { $0.trimmedWhitespace }.flatMap { $0.isEmpty ? nil : $0 }
-        if let xmlURL = lowered["xmlurl"]?.trimmedWhitespace, let url = URL(string: xmlURL), url.scheme != nil {
-            if seen.insert(url).inserted {
-                subscriptions.append(
-                    OPMLSubscription(
-                        feedURL: url, title: title, homePageURL: lowered["htmlurl"].flatMap(URL.init(string:)),
-                        categories: folders.compactMap { $0 }))
-            }
-            folders.append(nil)
-        } else {
-            folders.append(title)
-        }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        if elementName.lowercased() == "outline", !folders.isEmpty { folders.removeLast() }
     }
 }

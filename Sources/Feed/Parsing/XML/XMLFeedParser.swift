@@ -65,16 +65,3 @@ enum XMLFeedParser {
     /// libxml2's codes for runaway entity expansion.
     private static func isEntityLoop(_ code: Int32) -> Bool { code == 89 || code == 104 || code == 110 }
 }
-
-extension XMLFeedParser {
-    /// One line for an `XMLParser` error (libxml2's codes; FoundationXML gives no message on
-    /// Linux). OPML import, which still reads with `XMLParser`, reports through it.
-    static func describe(_ error: any Error) -> String {
-        let code = (error as NSError).code
-        switch code {
-        case 89, 104, 110: return "an entity expands without bound (a billion-laughs document?); refused"
-        case 26, 27: return "the XML uses an undeclared entity"
-        default: return "the XML is not well formed (libxml2 error \(code))"
-        }
-    }
-}
