@@ -46,3 +46,28 @@ struct OPMLTests {
         #expect(throws: FeedParseError.self) { try OPML.subscriptions(in: Data("not xml".utf8)) }
     }
 }
+
+@Suite("OPML safety")
+struct OPMLSafetyTests {
+    @Test("external entities are never loaded, and an OPML file that uses one still yields its other outlines")
+    func externalEntity() throws {
+        let opml = """
+            <?xml version="1.0"?>
+            <!DOCTYPE opml [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+            <opml version="2.0"><head><title>t</title></head><body>
+            <outline type="rss" text="Leak &secret;" xmlUrl="https://a.test/feed"/>
+            <outline type="rss" text="Fine &amp; dandy" xmlUrl="https://b.test/feed"/>
+            </body></opml>
+            """
+        let subscriptions = try OPML.subscriptions(in: Data(opml.utf8))
+        #expect(subscriptions.map(\.feedURL.absoluteString).contains("https://b.test/feed"))
+        #expect(subscriptions.allSatisfy { !($0.title ?? "").contains("root:") })
+        #expect(subscriptions.first { $0.feedURL.absoluteString == "https://b.test/feed" }?.title == "Fine & dandy")
+    }
+
+    @Test("a broken OPML file is refused with the parser's reason")
+    func broken() {
+        #expect(throws: FeedParseError.self) { try OPML.subscriptions(in: Data("<opml><body><outline".utf8)) }
+        #expect(throws: FeedParseError.self) { try OPML.subscriptions(in: Data()) }
+    }
+}
