@@ -127,7 +127,8 @@ struct TidingsCommand: AsyncParsableCommand {
             if drawsProgress { Console.progressLine(text) }
         }
         let context = app.context(display: display, appVersion: version, progress: progress)
-        let interrupts = Interrupts()
+        let interactive = commands.isEmpty && script == nil && isatty(STDIN_FILENO) != 0
+        let interrupts = Interrupts(exitWhenIdle: !interactive)
         let session = Session(
             options: .init(json: json, keepGoing: keepGoing), console: .standard, history: app.history,
             context: context, interrupts: interrupts)
@@ -142,8 +143,9 @@ struct TidingsCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("tidings: cannot read the script \(script)\n".utf8))
                 throw ExitCode(2)
             }
-            status = await session.runScript(
-                text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            // Any line ending: "\r\n" is one Character in Swift, so splitting on "\n" would miss it.
+            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            status = await session.runScript(lines.map(String.init))
         } else if isatty(STDIN_FILENO) != 0 {
             // An interactive session refreshes the config in the background when the minimum
             // fetch interval has passed; the prompt never waits for it.

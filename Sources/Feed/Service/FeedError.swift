@@ -57,3 +57,29 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
         }
     }
 }
+
+extension FeedError {
+    /// A file that could not be read or written, in words: `cannot read /tmp: it is a directory`.
+    public static func file(_ action: String, _ path: String, _ error: any Error) -> FeedError {
+        .file("\(action) \(path): \(fileReason(error, path: path))")
+    }
+
+    private static func fileReason(_ error: any Error, path: String) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "it is a directory"
+        }
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        switch nsError.code {
+        case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "no such file"
+        case NSFileReadNoPermissionError, NSFileWriteNoPermissionError: return "permission denied"
+        case NSFileWriteOutOfSpaceError: return "no space left on the device"
+        default: return nsError.localizedDescription
+        }
+    }
+}

@@ -113,19 +113,8 @@ public struct HTTPFeedFetcher: FeedFetching {
             let body = try Data(contentsOf: url, options: .mappedIfSafe)
             return .fetched(FetchedDocument(body: body, url: url))
         } catch {
-            throw .file("cannot read \(url.path): \(Self.reason(error))")
+            throw .file("cannot read", url.path, error)
         }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-            let code = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return String(cString: strerror(code.rawValue))
-        }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError { return "no such file" }
-        return nsError.localizedDescription
     }
 }
 

@@ -85,7 +85,10 @@ extension FeedService {
         }
         var summary = ImportSummary(imported: 0, alreadyPresent: 0)
         for subscription in subscriptions {
-            let url = subscription.feedURL
+            guard let url = try? Self.url(from: subscription.feedURL.absoluteString) else {
+                summary.skipped.append(subscription.feedURL.absoluteString)
+                continue
+            }
             if try await storage({ () async throws(StorageError) in try await feeds.feed(url: url) }) != nil {
                 summary.alreadyPresent += 1
                 continue

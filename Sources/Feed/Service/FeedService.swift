@@ -56,7 +56,8 @@ public actor FeedService {
             guard ["http", "https", "file"].contains(scheme), url.isFileURL || url.host != nil else {
                 throw .invalidURL(trimmed)
             }
-            return url
+            // One spelling per file (file://localhost/a/../b.xml is file:///b.xml).
+            return url.isFileURL ? URL(fileURLWithPath: url.path).standardizedFileURL : url
         }
         let path = (trimmed as NSString).expandingTildeInPath
         return URL(fileURLWithPath: path).standardizedFileURL

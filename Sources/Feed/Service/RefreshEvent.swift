@@ -89,4 +89,13 @@ public struct ImportSummary: Sendable, Hashable {
     public var imported: Int
     /// Subscriptions already present.
     public var alreadyPresent: Int
+    /// Outlines left out: a feed URL that is not http, https or file.
+    public var skipped: [String] = []
+
+    /// Creates a summary.
+    public init(imported: Int, alreadyPresent: Int, skipped: [String] = []) {
+        self.imported = imported
+        self.alreadyPresent = alreadyPresent
+        self.skipped = skipped
+    }
 }

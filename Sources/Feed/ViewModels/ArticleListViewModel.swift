@@ -45,7 +45,9 @@ public actor ArticleListViewModel {
 
     /// Shows page `page` (1-based) of `query` alone, as a terminal list does.
     public func showPage(_ page: Int, of query: ArticleQuery) async {
-        let start = max(0, page - 1) * pageSize
+        // Saturating: a page far past the end is an empty page, never an overflow.
+        let (product, overflow) = max(0, page - 1).multipliedReportingOverflow(by: pageSize)
+        let start = overflow ? Int.max - pageSize : min(product, Int.max - pageSize)
         await show(query, window: start..<(start + pageSize))
     }
 

@@ -52,6 +52,9 @@ struct ArgumentList {
                     throw .usage("\(command): \(word) needs a count and a unit, like \(word) 2 weeks")
                 }
                 if Int(words[index]) != nil, index + 1 < words.count {
+                    guard !words[index + 1].hasPrefix("--") else {
+                        throw .usage("\(word) \(words[index]) needs a unit: day, week, month or year")
+                    }
                     values[name] = words[index] + " " + words[index + 1]
                     index += 2
                 } else {
@@ -69,10 +72,10 @@ struct ArgumentList {
     func value(_ name: String) -> String? { values[name] }
 
     /// The value of an option as a positive whole number.
-    func positiveInt(_ name: String) throws(CommandError) -> Int? {
+    func positiveInt(_ name: String, atMost limit: Int = 1_000_000) throws(CommandError) -> Int? {
         guard let text = values[name] else { return nil }
-        guard let number = Int(text), number > 0 else {
-            throw .usage("--\(name) needs a whole number above 0 (got \"\(text)\")")
+        guard let number = Int(text), number > 0, number <= limit else {
+            throw .usage("--\(name) needs a whole number from 1 to \(limit) (got \"\(text)\")")
         }
         return number
     }

@@ -44,6 +44,7 @@ extension CommandError {
         case .parse, .noFeedFound: code = "not_a_feed"
         case .cancelled: code = "interrupted"
         case .storage: code = "storage"
+        case .file: code = "file_error"
         default: code = "fetch_failed"
         }
         self.init(code: code, message: error.errorDescription ?? "\(error)", exitStatus: error == .cancelled ? 130 : 1)

@@ -154,13 +154,22 @@ struct FeedCommands {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw FeedError.file("cannot read \(path): \((error as NSError).localizedDescription)")
+            throw FeedError.file("cannot read", path, error)
         }
         let summary = try await context.feeds.importOPML(data)
+        var text = "imported \(summary.imported) feeds, \(summary.alreadyPresent) already present"
+        if !summary.skipped.isEmpty {
+            text +=
+                ", \(summary.skipped.count) skipped (not http, https or file: "
+                + summary.skipped.map(TerminalText.sanitized).joined(separator: ", ") + ")"
+        }
+        if summary.imported > 0 { text += "; run \"feed refresh\" to fetch them" }
         return CommandOutput(
-            text: "imported \(summary.imported) feeds, \(summary.alreadyPresent) already present"
-                + (summary.imported > 0 ? "; run \"feed refresh\" to fetch them" : ""),
-            json: .object(["imported": .int(summary.imported), "already_present": .int(summary.alreadyPresent)]))
+            text: text,
+            json: .object([
+                "imported": .int(summary.imported), "already_present": .int(summary.alreadyPresent),
+                "skipped": .array(summary.skipped.map { .string($0) }),
+            ]))
     }
 
     private func exportOPML(_ words: [String]) async throws -> CommandOutput {
@@ -170,7 +179,7 @@ struct FeedCommands {
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw FeedError.file("cannot write \(path): \((error as NSError).localizedDescription)")
+            throw FeedError.file("cannot write", path, error)
         }
         return CommandOutput(
             text: "exported \(count) feeds to \(path)", json: .object(["exported": .int(count), "path": .string(path)]))

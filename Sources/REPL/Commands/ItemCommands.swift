@@ -27,7 +27,7 @@ struct ItemCommands {
         let query = ArticleQuery(
             feedID: feedID, unreadOnly: arguments.has("unread"), starredOnly: arguments.has("starred"), search: search,
             since: since)
-        let limit = try arguments.positiveInt("limit") ?? 20
+        let limit = try arguments.positiveInt("limit", atMost: 10_000) ?? 20
         let page = try arguments.positiveInt("page") ?? 1
         let viewModel = ArticleListViewModel(service: context.feeds, pageSize: limit)
         await viewModel.showPage(page, of: query)
@@ -54,7 +54,7 @@ struct ItemCommands {
         } else {
             text = table.render(context.display)
             let first = (page - 1) * limit + 1
-            if total > rows.count {
+            if first + rows.count - 1 < total {
                 text += "\n\(first)–\(first + rows.count - 1) of \(total); --page \(page + 1) for more"
             }
         }

@@ -18,13 +18,19 @@ import Synchronization
 final class Interrupts: Sendable {
     private let current = Mutex<Task<CommandOutput, any Error>?>(nil)
 
-    init() {
+    /// Installs the handler. With `exitWhenIdle` (scripts), a Ctrl-C while no command runs (a
+    /// script waiting for its next line on standard input) ends the process with status 130.
+    init(exitWhenIdle: Bool) {
         let descriptor = tidings_install_sigint()
         guard descriptor >= 0 else { return }
         let thread = Thread { [weak self] in
             var byte: UInt8 = 0
             while read(descriptor, &byte, 1) == 1 {
-                self?.current.withLock { $0 }?.cancel()
+                if let running = self?.current.withLock({ $0 }) {
+                    running.cancel()
+                } else if exitWhenIdle {
+                    exit(130)
+                }
             }
         }
         thread.name = "tidings-interrupts"

@@ -42,7 +42,8 @@ final class Session {
     }
 
     /// Runs every line of a script (`-c` commands, a file, or piped stdin) and returns the
-    /// exit status: 0, or the status of the first failure (the last one with `--keep-going`).
+    /// exit status: 0, or the status of the first failure. With `--keep-going` every line runs
+    /// and the status is 1 if any failed, 3 if any was refused by the version gate.
     func runScript(_ lines: some Sequence<String>) async -> Int32 {
         var status: Int32 = 0
         for line in lines {
@@ -50,8 +51,8 @@ final class Session {
             case .proceed: continue
             case .quit: return status
             case .failed(let code):
-                status = code
-                if !options.keepGoing || code == 130 { return status }
+                if !options.keepGoing || code == 130 { return code }
+                status = max(status, code)
             }
         }
         return status

@@ -70,6 +70,9 @@ struct FeedServiceSubscribeTests {
         #expect(try FeedService.url(from: "/tmp/a.xml").isFileURL)
         #expect(throws: FeedError.invalidURL("ftp://x.test/f")) { try FeedService.url(from: "ftp://x.test/f") }
         #expect(throws: FeedError.invalidURL("(empty)")) { try FeedService.url(from: "  ") }
+        // One spelling per file.
+        #expect(try FeedService.url(from: "file://localhost/tmp/a/../b.xml").absoluteString == "file:///tmp/b.xml")
+        #expect(try FeedService.url(from: "/tmp/a/../b.xml").absoluteString == "file:///tmp/b.xml")
     }
 
     @Test("a local file can be subscribed; a missing one is a clear error")
@@ -138,11 +141,15 @@ struct FeedServiceOperationTests {
                 <?xml version="1.0"?><opml version="2.0"><head><title>t</title></head><body>
                 <outline text="Tech"><outline type="rss" text="A" xmlUrl="https://a.test/feed"/>
                 <outline type="rss" title="B" xmlUrl="https://b.test/feed"/></outline>
-                <outline type="rss" text="A again" xmlUrl="https://a.test/feed"/></body></opml>
+                <outline type="rss" text="A again" xmlUrl="https://a.test/feed"/>
+                <outline type="rss" text="FTP" xmlUrl="ftp://c.test/feed"/></body></opml>
                 """
             let summary = try await service.importOPML(Data(opml.utf8))
-            #expect(summary == ImportSummary(imported: 2, alreadyPresent: 0))  // the repeated URL counts once
-            #expect(try await service.importOPML(Data(opml.utf8)) == ImportSummary(imported: 0, alreadyPresent: 2))
+            // The repeated URL counts once; a URL that is not http, https or file is skipped and named.
+            #expect(summary == ImportSummary(imported: 2, alreadyPresent: 0, skipped: ["ftp://c.test/feed"]))
+            #expect(
+                try await service.importOPML(Data(opml.utf8))
+                    == ImportSummary(imported: 0, alreadyPresent: 2, skipped: ["ftp://c.test/feed"]))
             #expect(server.requests.isEmpty)
             let exported = try await service.exportOPML()
             let back = try OPML.subscriptions(in: exported)

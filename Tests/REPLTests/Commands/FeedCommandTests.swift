@@ -111,7 +111,16 @@ struct FeedCommandTests {
         #expect(try await app.json("items --search \"story 1\"")["total"] as? Int == 1)
         let bad = await app.run(["items --since someday"])
         #expect(bad.status == 1 && bad.err.first?.hasPrefix("error: --since:") == true)
-        #expect(await app.run(["items --limit 0"]).err == [#"error: --limit needs a whole number above 0 (got "0")"#])
+        #expect(
+            await app.run(["items --limit 0"]).err == [
+                #"error: --limit needs a whole number from 1 to 10000 (got "0")"#
+            ])
+        let huge = await app.run(["items --page 9223372036854775807 --limit 2"])
+        #expect(huge.status == 1 && huge.err.first?.hasPrefix("error: --page needs a whole number") == true)
+        #expect(await app.run(["items --page 1000000 --limit 10000"]).out == ["no items on page 1000000 (there are 3)"])
+        // The last page does not point at a next one.
+        #expect(await app.run(["items --limit 2 --page 1"]).out.first?.hasSuffix("1–2 of 3; --page 2 for more") == true)
+        #expect(await app.run(["items --limit 2 --page 2"]).out.first?.contains("for more") == false)
     }
 
     @Test("item show prints the article as text and marks it read; item mark changes marks")

@@ -36,6 +36,18 @@ struct ExecutableTests {
         #expect(result.out.split(separator: "\n").allSatisfy { $0.count <= 80 || $0.hasPrefix("USAGE:") })
     }
 
+    @Test("a SCRIPT file with CRLF line endings runs line by line")
+    func crlfScript() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let script = home.appendingPathComponent("script.txt")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try Data("help quit\r\n# a comment\r\n\r\ntask add Dust\r\n".utf8).write(to: script)
+        let result = try TidingsBinary.run(["--home", home.path, script.path])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("usage: quit") && result.out.contains(#"added task #1 "Dust""#))
+    }
+
     @Test("an unknown flag is a usage error with status 2")
     func unknownFlag() throws {
         let result = try TidingsBinary.run(["--colour"])

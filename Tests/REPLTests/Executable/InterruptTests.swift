@@ -99,6 +99,41 @@ struct InterruptTests {
     }
 }
 
+@Suite("tidings interrupted while idle", .serialized)
+struct IdleInterruptTests {
+    @Test("Ctrl-C while a script waits for its next line on standard input ends it with status 130")
+    func idle() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let binary = try #require(TidingsBinary.url)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--home", home.path]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("task add Sweep\n".utf8))
+        // Wait (bounded, reading without blocking) until the first line has run, then interrupt
+        // while the script waits for more.
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var text = ""
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<400 where !text.contains("added task") {
+            try await Task.sleep(for: .milliseconds(25))
+            let count = read(descriptor, &buffer, buffer.count)
+            if count > 0 { text += String(decoding: buffer[0..<count], as: UTF8.self) }
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(text.contains(#"added task #1 "Sweep""#))
+        #expect(process.terminationStatus == 130)
+    }
+}
+
 @Suite("tidings completion in a terminal", .serialized)
 struct CompletionTerminalTests {
     @Test("fe<Tab> completes to \"feed \", and a second Tab after it lists the sub-commands")

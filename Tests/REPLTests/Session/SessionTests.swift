@@ -69,6 +69,17 @@ struct SessionTests {
         #expect(transcript.out.first?.hasPrefix("usage: quit | exit | Ctrl-D\n") == true)
     }
 
+    @Test("--keep-going ends with 3 if any command was refused by the version gate, whatever the order")
+    func keepGoingStatusIsOrderFree() async throws {
+        let app = try await TestApp(appVersion: "0.1.0")
+        for lines in [["feed list", "nonsense"], ["nonsense", "feed list"], ["feed list", "help"]] {
+            let (session, _) = app.session(keepGoing: true)
+            #expect(await session.runScript(lines) == 3)
+        }
+        let (session, _) = app.session(keepGoing: true)
+        #expect(await session.runScript(["nonsense", "help"]) == 1)
+    }
+
     @Test("quit ends a script early with the status so far")
     func quitEndsScript() async throws {
         let (session, transcript, app) = try await session()
