@@ -66,7 +66,8 @@ struct ConfigCommands {
     }
 
     private func refresh() async throws -> CommandOutput {
-        let outcome = await context.config.refresh(force: true)
+        let config = context.config
+        let outcome = try await untilCancelled { await config.refresh(force: true) }
         switch outcome {
         case .failed(let error):
             throw CommandError(

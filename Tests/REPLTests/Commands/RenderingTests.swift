@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import REPL
@@ -105,5 +106,25 @@ struct NarrowTableTests {
         #expect(lines[1].hasSuffix("…"))
         let tiny = table.render(Display(isTerminal: true, width: 12, color: false)).split(separator: "\n")
         #expect(tiny.allSatisfy { $0.count <= 12 })
+    }
+}
+
+@Suite("cancellation")
+struct CancellationTests {
+    @Test("untilCancelled returns the operation's value, or throws at once when its task is cancelled")
+    func untilCancelledRaces() async throws {
+        #expect(try await untilCancelled { 42 } == 42)
+        final class Flag: Sendable { let value = Mutex(false) }
+        let finished = Flag()
+        let slow = Task {
+            try await untilCancelled {
+                try? await Task.sleep(for: .seconds(30))
+                finished.value.withLock { $0 = true }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        slow.cancel()
+        await #expect(throws: CancellationError.self) { try await slow.value }
+        #expect(!finished.value.withLock { $0 })  // it returned without waiting for the operation
     }
 }
