@@ -137,11 +137,18 @@ public struct TaskService: Sendable {
     /// due date to the first occurrence after today, skipping missed ones; a one-off task
     /// becomes done.
     ///
-    /// - Throws: `TaskError.notFound`, `.alreadyDone` for a done one-off task.
+    /// - Throws: `TaskError.notFound`, `.alreadyDone` for a done one-off task, `.invalid` when
+    ///   the next occurrence would fall after the year 9999.
     public func complete(id: Int64) async throws(TaskError) -> HouseholdTask {
         let stamp = now()
         let today = try day(of: stamp)
         let utc = days.utc
+        let current = try await task(id: id)
+        if current.isRecurring, let next = current.completed(at: today, calendar: utc).task.dueDate,
+            days.year(of: next) > 9999
+        {
+            throw .invalid(field: "due", rule: "the next occurrence would fall after the year 9999")
+        }
         let done = try await write(id: id) { current in
             guard !current.isDone else { return nil }
             // Done "at" today's stored day, so occurrences up to today (in the user's zone) are skipped.

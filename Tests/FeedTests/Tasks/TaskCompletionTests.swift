@@ -62,6 +62,21 @@ struct TaskCompletionTests {
         #expect(try await service.task(id: monthly).anchorDate == nil)
     }
 
+    @Test("a completion that would move past the year 9999 is refused, naming the rule")
+    func pastYear9999() async throws {
+        let store = try TemporaryDatabase()
+        defer { store.remove() }
+        let clock = TestClock(instant("9999-12-31T08:00", in: "UTC"))
+        let service = store.service(clock)
+        let yearly = try await addTask(service, clock, due: "9999-12-31", every: try .every(1, .year))
+        await #expect(
+            throws: TaskError.invalid(field: "due", rule: "the next occurrence would fall after the year 9999")
+        ) {
+            try await service.complete(id: yearly)
+        }
+        #expect(try await service.task(id: yearly).dueDay == "9999-12-31")
+    }
+
     @Test("month ends and leap days follow the Frequency rules")
     func monthEndAndLeapDay() async throws {
         let store = try TemporaryDatabase()
