@@ -27,11 +27,11 @@ struct ParseCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let feed: ParsedFeed
         do {
-            let (data, url, charset) = try await Self.load(source)
-            feed = try FeedParser.parse(data: data, url: url, charset: charset)
+            let document = try await Self.load(source)
+            feed = try FeedParser.parse(data: document.body, url: document.url, charset: document.charset)
         } catch let error as FeedParseError {
             throw Self.failure(error.localizedDescription)
-        } catch let error as NetworkError {
+        } catch let error as FeedError {
             throw Self.failure(error.localizedDescription)
         }
         if json {
@@ -43,32 +43,19 @@ struct ParseCommand: AsyncParsableCommand {
         }
     }
 
-    /// Reads a local file, a `file:` URL, or fetches an http(s) URL (following redirects),
-    /// with the response's charset, if it named one.
-    static func load(_ source: String) async throws -> (Data, URL?, String?) {
-        if let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) {
-            let client = APIClient(baseURL: url, transport: CurlTransport())
-            let response = try await client.send(HTTPRequest(url: url, headers: ["Accept": FeedMedia.accept]))
-            guard response.isSuccess else { throw NetworkError.status(response) }
-            return (response.body, response.url, response.charset)
-        }
-        let fileURL =
-            URL(string: source).flatMap { $0.scheme?.lowercased() == "file" ? $0 : nil } ?? URL(fileURLWithPath: source)
-        do {
-            return (try Data(contentsOf: fileURL), fileURL, nil)
-        } catch {
-            throw FeedParseError.notAFeed("cannot read \(fileURL.path)")
-        }
+    /// Reads a local path or a `file:` URL, or fetches an http(s) URL (following redirects),
+    /// through the feed service's fetcher.
+    static func load(_ source: String) async throws(FeedError) -> FetchedDocument {
+        let url = try FeedService.url(from: source)
+        guard
+            case .fetched(let document) = try await HTTPFeedFetcher(transport: CurlTransport()).fetch(
+                url, etag: nil, lastModified: nil)
+        else { throw .http(status: 304) }  // no validators were sent, so no server answers 304
+        return document
     }
 
     private static func failure(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data("tidings: \(message)\n".utf8))
         return ExitCode(1)
     }
-}
-
-/// The media types a feed request accepts.
-enum FeedMedia {
-    static let accept =
-        "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.1"
 }

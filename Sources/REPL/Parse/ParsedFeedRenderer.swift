@@ -8,9 +8,9 @@ enum ParsedFeedRenderer {
     static func json(_ feed: ParsedFeed) -> JSONValue {
         .object([
             "format": .string(feed.format.rawValue),
-            "title": string(feed.title), "link": url(feed.link), "feed_url": url(feed.feedURL),
-            "description": string(feed.description), "language": string(feed.language),
-            "updated": date(feed.updated), "icon": url(feed.icon),
+            "title": .string(feed.title), "link": .url(feed.link), "feed_url": .url(feed.feedURL),
+            "description": .string(feed.description), "language": .string(feed.language),
+            "updated": .date(feed.updated), "icon": .url(feed.icon),
             "authors": .array(feed.authors.map(author)),
             "items": .array(feed.items.map(item)),
         ])
@@ -38,15 +38,15 @@ enum ParsedFeedRenderer {
 
     private static func item(_ item: ParsedItem) -> JSONValue {
         .object([
-            "id": string(item.id), "unique_id": .string(item.uniqueID), "title": string(item.title),
-            "link": url(item.link), "published": date(item.published), "updated": date(item.updated),
-            "authors": .array(item.authors.map(author)), "summary": string(item.summary),
-            "content_html": string(item.contentHTML), "content_text": string(item.contentText),
+            "id": .string(item.id), "unique_id": .string(item.uniqueID), "title": .string(item.title),
+            "link": .url(item.link), "published": .date(item.published), "updated": .date(item.updated),
+            "authors": .array(item.authors.map(author)), "summary": .string(item.summary),
+            "content_html": .string(item.contentHTML), "content_text": .string(item.contentText),
             "categories": .array(item.categories.map(JSONValue.string)),
             "enclosures": .array(
                 item.enclosures.map { enclosure in
                     .object([
-                        "url": .string(enclosure.url.absoluteString), "type": string(enclosure.mimeType),
+                        "url": .string(enclosure.url.absoluteString), "type": .string(enclosure.mimeType),
                         "length": enclosure.length.map { .integer(Int($0)) } ?? .null,
                     ])
                 }),
@@ -54,10 +54,7 @@ enum ParsedFeedRenderer {
     }
 
     private static func author(_ author: Author) -> JSONValue {
-        .object(["name": string(author.name), "email": string(author.email), "uri": string(author.uri)])
+        .object(["name": .string(author.name), "email": .string(author.email), "uri": .string(author.uri)])
     }
 
-    private static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-    private static func url(_ value: URL?) -> JSONValue { value.map { .string($0.absoluteString) } ?? .null }
-    private static func date(_ value: Date?) -> JSONValue { value.map { .string(RFC3339.string(from: $0)) } ?? .null }
 }
