@@ -55,7 +55,7 @@ public actor ArticleListViewModel {
     public func loadNextPage() async {
         guard controller != nil else { return }
         window = window.lowerBound..<(window.upperBound + pageSize)
-        await publishRows(updated: [])
+        await publishRows()
     }
 
     /// Opens an article: marks it read, reports it, and asks the router to show it.
@@ -93,7 +93,7 @@ public actor ArticleListViewModel {
             return
         }
         self.controller = controller
-        await publishRows(updated: [], previous: nil)
+        await publishRows(previous: nil)
         if case .loaded(let content) = state { analytics.send(ArticleListViewed(count: content.rows.count)) }
     }
 
@@ -105,10 +105,12 @@ public actor ArticleListViewModel {
             publisher.send(.failed(message: error.errorDescription ?? "\(error)", stale: state.content))
             return
         }
-        await publishRows(updated: updated)
+        await publishRows()
     }
 
-    private func publishRows(updated: Set<Int64>, previous: ListContent<StoredArticle>?? = .none) async {
+    /// Publishes the rows of the window; rows that changed since `previous` (the content shown,
+    /// unless given) are reloads.
+    private func publishRows(previous: ListContent<StoredArticle>?? = .none) async {
         guard let controller else { return }
         let before: ListContent<StoredArticle>? = previous ?? state.content
         do {
