@@ -68,7 +68,7 @@ struct AppEnvironment {
             remote: HTTPConfigLoader(transport: transport, now: now), installationID: installation, now: now)
         if let problem = config.cacheProblem { logger.warning("config cache: \(problem.localizedDescription)") }
         let feeds = FeedService(
-            database: database, fetcher: HTTPFeedFetcher(transport: transport, now: now), now: now,
+            database: database, fetcher: HTTPFeedFetcher(transport: transport, now: now), now: now, calendar: calendar,
             maxConcurrentRefreshes: { config.maxConcurrentRefreshes ?? 8 })
         let tasks = TaskService(database: database, now: now, calendar: calendar)
         logger.debug("opened database", metadata: ["path": "\(home.databaseURL.path)"])

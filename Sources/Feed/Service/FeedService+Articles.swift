@@ -63,14 +63,15 @@ extension FeedService {
         return stored
     }
 
-    /// Turns an article into a one-off "read later" task linking to it.
-    public func makeTask(fromArticle id: Int64, due: Date? = nil) async throws(FeedError) -> HouseholdTask {
-        let stored = try await article(id: id)
-        let name = stored.article.title?.nonEmpty ?? stored.article.link?.absoluteString ?? "Article #\(id)"
-        let task = HouseholdTask(
-            name: "Read: \(name)", note: stored.article.link?.absoluteString, dueDate: due, articleID: id,
-            createdAt: now())
-        return try await storage { () async throws(StorageError) in try await tasks.save(task) }
+    /// Turns an article into a one-off "read later" task linking to it, through the task service
+    /// (so `undo` takes it back).
+    ///
+    /// - Throws: `FeedError.notFound` for an unknown article, `TaskError` for a due date the task
+    ///   rules refuse.
+    public func makeTask(fromArticle id: Int64, due: Date? = nil) async throws -> HouseholdTask {
+        let article = try await article(id: id).article
+        let name = article.title?.nonEmpty ?? article.link?.absoluteString ?? "item #\(id)"
+        return try await tasks.add(name: "Read: \(name)", note: article.link?.absoluteString, due: due, articleID: id)
     }
 
     // MARK: OPML

@@ -12,7 +12,7 @@ public actor FeedService {
     let database: AppDatabase
     let feeds: FeedRepository
     let articles: ArticleRepository
-    let tasks: TaskRepository
+    let tasks: TaskService
     let fetcher: any FeedFetching
     let now: @Sendable () -> Date
     let parse: @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed
@@ -25,9 +25,11 @@ public actor FeedService {
     /// - Parameters:
     ///   - maxConcurrentRefreshes: read at the start of each refresh (the config's
     ///     `maxConcurrentRefreshes`, default 8).
+    ///   - calendar: the user's calendar, for the due day of a task made from an article.
     ///   - parse: the parser; tests count its calls.
     public init(
         database: AppDatabase, fetcher: any FeedFetching, now: @escaping @Sendable () -> Date = Date.init,
+        calendar: Calendar = .current,
         maxConcurrentRefreshes: @escaping @Sendable () -> Int = { 8 },
         parse: @escaping @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed = {
             data, url, charset throws(FeedParseError) in try FeedParser.parse(data: data, url: url, charset: charset)
@@ -36,7 +38,7 @@ public actor FeedService {
         self.database = database
         self.feeds = FeedRepository(database: database)
         self.articles = ArticleRepository(database: database)
-        self.tasks = TaskRepository(database: database)
+        self.tasks = TaskService(database: database, now: now, calendar: calendar)
         self.fetcher = fetcher
         self.now = now
         self.maxConcurrentRefreshes = maxConcurrentRefreshes

@@ -176,11 +176,7 @@ struct TaskCommands {
         try arguments.expectPositional(atMost: 1, usage: usage)
         let articleID = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "an item id")
         let due = try arguments.value("due").map { try context.parseDate($0, "--due") }
-        let article = try await context.feeds.article(id: articleID).article
-        let title = article.title.map { $0.isEmpty ? nil : $0 } ?? nil
-        let task = try await tasks.add(
-            name: "Read: " + (title ?? article.link?.absoluteString ?? "item #\(articleID)"),
-            note: article.link?.absoluteString, due: due, articleID: articleID)
+        let task = try await context.feeds.makeTask(fromArticle: articleID, due: due)
         return CommandOutput(
             text: "added task #\(task.id ?? 0) \"\(TerminalText.sanitized(task.name))\"" + Self.schedule(task),
             json: .object(["id": .int(task.id ?? 0)]))
