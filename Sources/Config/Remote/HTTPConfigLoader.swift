@@ -41,7 +41,7 @@ public struct HTTPConfigLoader: RemoteConfigLoading {
     /// - Throws: `ConfigError`; see `RemoteConfigLoading`.
     public func fetch(from url: URL, validators: ConfigValidators) async throws(ConfigError) -> RemoteConfigResponse {
         if url.isFileURL { return try readFile(url) }
-        var request = HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: seconds(timeout))
+        var request = HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: timeout.timeInterval)
         if let etag = validators.etag { request.headers["If-None-Match"] = etag }
         if let lastModified = validators.lastModified { request.headers["If-Modified-Since"] = lastModified }
 
@@ -97,14 +97,14 @@ public struct HTTPConfigLoader: RemoteConfigLoading {
         }
         switch result {
         case .success(let response)?: return response
-        case nil: throw .timedOut(url: request.url, seconds: seconds(timeout))
+        case nil: throw .timedOut(url: request.url, seconds: timeout.timeInterval)
         case .failure(let error)?: throw Self.configError(error, url: request.url, limit: maxBodySize, timeout: timeout)
         }
     }
 
     private static func configError(_ error: NetworkError, url: URL, limit: Int, timeout: Duration) -> ConfigError {
         switch error {
-        case .timedOut: .timedOut(url: url, seconds: seconds(timeout))
+        case .timedOut: .timedOut(url: url, seconds: timeout.timeInterval)
         case .cancelled: .cancelled
         case .bodyTooLarge: .bodyTooLarge(url: url, limit: limit)
         case .status(let response): .httpStatus(url: url, status: response.status)
@@ -122,8 +122,4 @@ public struct HTTPConfigLoader: RemoteConfigLoading {
         if firstByte == nil { return "an empty body" }
         return nil
     }
-}
-
-private func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }

@@ -99,7 +99,7 @@ public struct HTTPFeedFetcher: FeedFetching {
             throw .gone
         case 429, 503:
             let wait = RetryPolicy.retryAfter(response.headers["Retry-After"], now: now())
-            throw .rateLimited(status: response.status, until: wait.map { now().addingTimeInterval($0.seconds) })
+            throw .rateLimited(status: response.status, until: wait.map { now().addingTimeInterval($0.timeInterval) })
         default:
             throw .http(status: response.status)
         }
@@ -115,13 +115,5 @@ public struct HTTPFeedFetcher: FeedFetching {
         } catch {
             throw .file("cannot read", url.path, error)
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }
