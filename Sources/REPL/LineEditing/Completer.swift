@@ -8,27 +8,40 @@ import Synchronization
 /// feed, item or task ids where a command takes one, and file paths after `feed add`,
 /// `feed import` and `feed export` (`candidates` returns `nil` there; see `paths(matching:)`).
 ///
-/// The ids are loaded before each prompt (`reload()`), since libedit's completion callback
-/// is synchronous.
+/// The ids are loaded before a prompt (`reload()`), since libedit's completion callback is
+/// synchronous; they are read again only after a commit has changed feeds, items or tasks.
 final class Completer: Sendable {
     private struct Ids {
         var feeds: [String] = []
         var items: [String] = []
         var tasks: [String] = []
+        var stale = true
     }
 
     private let feeds: FeedService?
     private let tasks: TaskService?
     private let ids = Mutex(Ids())
+    private let watcher = Mutex<Task<Void, Never>?>(nil)
 
     init(feeds: FeedService?, tasks: TaskService?) {
         self.feeds = feeds
         self.tasks = tasks
+        guard let changes = feeds?.changes() else { return }
+        watcher.withLock {
+            $0 = Task { [weak self] in
+                for await _ in changes { self?.ids.withLock { $0.stale = true } }
+            }
+        }
     }
 
-    /// Loads the feed ids, the newest 100 item ids and the open task ids.
+    deinit { watcher.withLock { $0?.cancel() } }
+
+    /// Loads the feed ids, the newest 100 item ids and the task ids, unless nothing changed
+    /// since the last load.
     func reload() async {
-        var loaded = Ids()
+        guard ids.withLock({ $0.stale }) else { return }
+        ids.withLock { $0.stale = false }
+        var loaded = Ids(stale: false)
         if let feeds {
             loaded.feeds = ((try? await feeds.subscriptions()) ?? []).compactMap { $0.id.map(String.init) }
             loaded.items = ((try? await feeds.articles(matching: ArticleQuery(), limit: 100)) ?? []).map {
@@ -38,7 +51,10 @@ final class Completer: Sendable {
         if let tasks {
             loaded.tasks = ((try? await tasks.list(.all)) ?? []).compactMap { $0.id.map(String.init) }
         }
-        ids.withLock { $0 = loaded }
+        ids.withLock { current in
+            loaded.stale = current.stale  // a commit during the load marks it stale again
+            current = loaded
+        }
     }
 
     /// The files and directories `prefix` starts to name (`~` expanded), directories with a

@@ -128,3 +128,20 @@ struct CancellationTests {
         #expect(!finished.value.withLock { $0 })  // it returned without waiting for the operation
     }
 }
+
+@Suite("completion of ids")
+struct IDCompletionTests {
+    @Test("ids are loaded before a prompt, and loaded again only after a commit changed something")
+    func idsFollowChanges() async throws {
+        let app = try await TestApp()
+        let completer = Completer(feeds: app.environment.feeds, tasks: app.environment.tasks)
+        await completer.reload()
+        #expect(completer.candidates(before: ["task", "done"], prefix: "") == [])
+        _ = await app.run(["task add Dust", "task add Mop"])
+        for _ in 0..<200 where completer.candidates(before: ["task", "done"], prefix: "") != ["1", "2"] {
+            await completer.reload()
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(completer.candidates(before: ["task", "done"], prefix: "") == ["1", "2"])
+    }
+}
