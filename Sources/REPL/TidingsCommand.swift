@@ -148,12 +148,16 @@ struct TidingsCommand: AsyncParsableCommand {
             status = await session.runScript(lines.map(String.init))
         } else if isatty(STDIN_FILENO) != 0 {
             // An interactive session refreshes the config in the background when the minimum
-            // fetch interval has passed; the prompt never waits for it.
+            // fetch interval has passed; the prompt never waits for it. Leaving cancels it and
+            // waits for it to wind down: exiting while a request thread is still inside libcurl
+            // runs OpenSSL's exit-time cleanup under that thread's feet.
             let config = app.config
-            Task.detached(priority: .background) { _ = await config.refresh(force: false) }
+            let background = Task.detached(priority: .background) { _ = await config.refresh(force: false) }
             let editor = LibEditLineEditor(
                 history: app.history.entries, completer: Completer(feeds: app.feeds, tasks: app.tasks))
             status = await session.runInteractive(editor: editor)
+            background.cancel()
+            await background.value
         } else {
             status = await session.runScript(AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } })
         }

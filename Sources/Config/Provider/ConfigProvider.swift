@@ -7,7 +7,8 @@ import Synchronization
 /// subscribers when it changes.
 ///
 /// - `refresh(force:)` is single-flight: callers arriving while a fetch runs share its request
-///   and its outcome.
+///   and its outcome. A cancelled caller stops waiting at once; the fetch itself is cancelled
+///   when every caller waiting for it has been, so quitting never waits for a slow server.
 /// - A non-forced refresh is throttled to one per minimum fetch interval
 ///   (`refreshIntervalMinutes` when the configuration sets it, else the interval given at
 ///   creation, 12 hours by default), counted from the last fetch the server answered.
@@ -33,7 +34,8 @@ public actor ConfigProvider {
     nonisolated let shared: Mutex<SharedState>
     /// The activated document with its validators; `nil` while the defaults are in force.
     private var active: CachedConfig?
-    private var inFlight: Task<ConfigRefreshOutcome, Never>?
+    private var inFlight: RefreshFlight?
+    private var flightsStarted = 0
     /// Callers that joined a refresh already in flight (for tests of single flight).
     private(set) var joinedCallers = 0
 
@@ -108,20 +110,28 @@ public actor ConfigProvider {
     ///
     /// A call made while a fetch is running waits for that fetch and returns its outcome.
     public func refresh(force: Bool = false) async -> ConfigRefreshOutcome {
+        // A fetch whose callers have all left is winding down; a new caller waits for it to end
+        // rather than share its cancellation or race it with a second fetch.
+        while let inFlight, inFlight.isAbandoned {
+            await inFlight.finished()
+        }
+        if Task.isCancelled { return .failed(.cancelled) }
         if let inFlight {
             joinedCallers += 1
-            return await inFlight.value
+            return await inFlight.outcome()
         }
         if !force, let next = nextRefreshAllowed, next > now() {
             return .throttled(until: next)
         }
-        let task = Task { await self.performRefresh() }
-        inFlight = task
-        return await task.value
+        flightsStarted += 1
+        let number = flightsStarted
+        let flight = RefreshFlight(number: number, task: Task { await self.performRefresh(flight: number) })
+        inFlight = flight
+        return await flight.outcome()
     }
 
-    private func performRefresh() async -> ConfigRefreshOutcome {
-        defer { inFlight = nil }
+    private func performRefresh(flight number: Int) async -> ConfigRefreshOutcome {
+        defer { if inFlight?.number == number { inFlight = nil } }
         let validators = ConfigValidators(etag: active?.etag, lastModified: active?.lastModified)
         var warnings: [String] = []
         let outcome: ConfigRefreshOutcome
@@ -145,6 +155,8 @@ public actor ConfigProvider {
         } catch {
             outcome = .failed(.unreachable(url: configURL, reason: error.localizedDescription))
         }
+        // A fetch stopped because nobody waits for it any more says nothing about the server.
+        if outcome == .failed(.cancelled) { return outcome }
         let record = ConfigRefreshRecord(at: now(), outcome: outcome, warnings: warnings)
         shared.withLock { $0.lastRefresh = record }
         return outcome
@@ -196,5 +208,79 @@ public actor ConfigProvider {
             _ = self?.shared.withLock { $0.subscribers.removeValue(forKey: id) }
         }
         return stream
+    }
+}
+
+/// One fetch shared by every caller of `refresh` that arrived while it ran. A caller that is
+/// cancelled stops waiting at once; the fetch is cancelled when the last waiting caller is.
+private final class RefreshFlight: Sendable {
+    private struct State {
+        var outcome: ConfigRefreshOutcome?
+        var waiters: [Int: CheckedContinuation<ConfigRefreshOutcome, Never>] = [:]
+        /// Callers cancelled before their continuation was in place.
+        var cancelledEarly: Set<Int> = []
+        var live = 0
+        var nextCaller = 0
+        var abandoned = false
+    }
+
+    let number: Int
+    private let task: Task<ConfigRefreshOutcome, Never>
+    private let state = Mutex(State())
+
+    init(number: Int, task: Task<ConfigRefreshOutcome, Never>) {
+        self.number = number
+        self.task = task
+        Task { await self.deliver() }
+    }
+
+    /// Hands the fetch's outcome to every caller still waiting.
+    private func deliver() async {
+        let outcome = await task.value
+        let waiters = state.withLock { state in
+            state.outcome = outcome
+            defer { state.waiters = [:] }
+            return state.waiters
+        }
+        for waiter in waiters.values { waiter.resume(returning: outcome) }
+    }
+
+    /// Whether every caller left, so the fetch was cancelled.
+    var isAbandoned: Bool { state.withLock { $0.abandoned } }
+
+    /// Waits for the fetch's outcome; a cancelled caller gets `.failed(.cancelled)` at once.
+    func outcome() async -> ConfigRefreshOutcome {
+        let caller = state.withLock { state in
+            state.nextCaller += 1
+            state.live += 1
+            return state.nextCaller
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready: ConfigRefreshOutcome? = state.withLock { state in
+                    if let outcome = state.outcome { return outcome }
+                    if state.cancelledEarly.remove(caller) != nil { return .failed(.cancelled) }
+                    state.waiters[caller] = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            let (waiter, abandon) = state.withLock { state in
+                let waiter = state.waiters.removeValue(forKey: caller)
+                if waiter == nil, state.outcome == nil { state.cancelledEarly.insert(caller) }
+                state.live -= 1
+                let abandon = state.live == 0 && state.outcome == nil && !state.abandoned
+                if abandon { state.abandoned = true }
+                return (waiter, abandon)
+            }
+            waiter?.resume(returning: .failed(.cancelled))
+            if abandon { task.cancel() }
+        }
+    }
+
+    /// Waits until the fetch has ended, whatever its outcome.
+    func finished() async {
+        _ = await task.value
     }
 }

@@ -66,9 +66,10 @@ struct ConfigCommands {
     }
 
     private func refresh() async throws -> CommandOutput {
-        let config = context.config
-        let outcome = try await untilCancelled { await config.refresh(force: true) }
+        let outcome = await context.config.refresh(force: true)
         switch outcome {
+        case .failed(.cancelled):
+            throw CancellationError()
         case .failed(let error):
             throw CommandError(
                 code: "config_refresh_failed",

@@ -46,6 +46,7 @@ final class Gate: Sendable {
             if resumeNow { continuation.resume() }
         }
     }
+    var isOpen: Bool { state.withLock { $0.open } }
     func open() {
         let waiters = state.withLock { state in
             state.open = true

@@ -109,26 +109,6 @@ struct NarrowTableTests {
     }
 }
 
-@Suite("cancellation")
-struct CancellationTests {
-    @Test("untilCancelled returns the operation's value, or throws at once when its task is cancelled")
-    func untilCancelledRaces() async throws {
-        #expect(try await untilCancelled { 42 } == 42)
-        final class Flag: Sendable { let value = Mutex(false) }
-        let finished = Flag()
-        let slow = Task {
-            try await untilCancelled {
-                try? await Task.sleep(for: .seconds(30))
-                finished.value.withLock { $0 = true }
-            }
-        }
-        try await Task.sleep(for: .milliseconds(20))
-        slow.cancel()
-        await #expect(throws: CancellationError.self) { try await slow.value }
-        #expect(!finished.value.withLock { $0 })  // it returned without waiting for the operation
-    }
-}
-
 @Suite("completion of ids")
 struct IDCompletionTests {
     @Test("ids are loaded before a prompt, and loaded again only after a commit changed something")

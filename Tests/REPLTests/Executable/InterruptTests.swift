@@ -51,6 +51,30 @@ struct InterruptTests {
         }
     }
 
+    @Test("quit while the background config refresh waits on a slow server cancels the refresh and exits at once")
+    func quitDuringBackgroundRefresh() async throws {
+        let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-slow-\(UUID().uuidString)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: site)
+            try? FileManager.default.removeItem(at: home)
+        }
+        try await withFeedServer(serving: site) { base in
+            let terminal = try TerminalSession(arguments: [
+                "--home", home.path, "--config-url", "\(base.absoluteString)/slow/config.json",
+            ])
+            #expect(terminal.waitFor("tidings> "))
+            try await waitForSlowRequest(in: site)
+            terminal.type("quit\r")
+            // The server holds the request for 60 s and the fetch times out after 10 s: only
+            // cancelling it lets the session end within 5 s.
+            #expect(
+                terminal.exitStatus(seconds: 5) == 0, "the terminal showed: \(terminal.transcript.debugDescription)")
+            #expect(!terminal.transcript.contains("crashed"))
+        }
+    }
+
     @Test("Ctrl-C at the prompt drops the line being typed and draws a fresh prompt")
     func interruptLine() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
@@ -95,6 +119,40 @@ struct InterruptTests {
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == 130)
             #expect(text == "error: interrupted\n")
+        }
+    }
+}
+
+@Suite("tidings interrupted during a config refresh", .serialized)
+struct ConfigInterruptTests {
+    @Test("Ctrl-C during config refresh on a slow server stops it with status 130 and keeps the config")
+    func interruptConfigRefresh() async throws {
+        let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-slow-\(UUID().uuidString)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: site)
+            try? FileManager.default.removeItem(at: home)
+        }
+        try await withFeedServer(serving: site) { base in
+            let binary = try #require(TidingsBinary.url)
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [
+                "--home", home.path, "--config-url", "\(base.absoluteString)/slow/config.json", "-c", "config refresh",
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            try await waitForSlowRequest(in: site)
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 130)
+            #expect(text == "error: interrupted\n")
+            let status = try TidingsBinary.run(["--home", home.path, "-c", "config get minVersion"])
+            #expect(status.out == "\"1.0.0\"  (default)\n")
         }
     }
 }
@@ -147,6 +205,6 @@ struct CompletionTerminalTests {
         terminal.type("\t\t")
         #expect(terminal.waitFor("discover"))
         terminal.type("\u{15}quit\r")  // Ctrl-U clears the line
-        #expect(terminal.exitStatus() == 0)
+        #expect(terminal.exitStatus() == 0, "the terminal showed: \(terminal.transcript.debugDescription)")
     }
 }

@@ -68,6 +68,8 @@ final class TerminalSession {
     private let process = Process()
     private let master: Int32
     private var screen = ""
+    /// Everything the terminal has shown since the start, for failure messages.
+    private(set) var transcript = ""
 
     /// Starts `tidings` with its standard input, output and error on a new pseudo-terminal.
     init(arguments: [String]) throws {
@@ -143,7 +145,9 @@ final class TerminalSession {
         while true {
             let count = read(master, &buffer, buffer.count)
             guard count > 0 else { return }
-            screen += String(decoding: buffer[0..<count], as: UTF8.self)
+            let text = String(decoding: buffer[0..<count], as: UTF8.self)
+            screen += text
+            transcript += text
         }
     }
 }
