@@ -11,7 +11,12 @@ private final class ServerLog: Sendable {
     private let state = Mutex((requests: 0, cancelled: 0))
     var requests: Int { state.withLock { $0.requests } }
     var cancelled: Int { state.withLock { $0.cancelled } }
-    func request() -> Int { state.withLock { $0.requests += 1; return $0.requests } }
+    func request() -> Int {
+        state.withLock {
+            $0.requests += 1
+            return $0.requests
+        }
+    }
     func cancel() { state.withLock { $0.cancelled += 1 } }
 }
 
