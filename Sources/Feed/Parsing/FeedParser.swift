@@ -14,6 +14,8 @@ public enum FeedParser {
     ///   other XML/JSON; `.malformed` when nothing can be recovered. A recoverable problem
     ///   still returns the feed, with a warning.
     public static func parse(data: Data, url: URL?, charset: String? = nil) throws(FeedParseError) -> ParsedFeed {
+        // UTF-16 and UTF-32 documents are read as the UTF-8 they convert to.
+        let data = EncodingRepair.wideToUTF8(data) ?? data
         let head = data.prefix(1024)
         guard let first = head.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first else {
             throw .notAFeed("the document is empty")
@@ -26,9 +28,14 @@ public enum FeedParser {
         case UInt8(ascii: "<"), 0xFF, 0xFE:
             let lowered = head.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
             let feedMarkers = ["<rss", "<feed", "<rdf:rdf", "<rdf "]
-            let htmlAt = ["<!doctype html", "<html"].compactMap { position(of: $0, in: lowered) }.min()
             let feedAt = feedMarkers.compactMap { position(of: $0, in: lowered) }.min()
-            if let htmlAt, feedAt.map({ htmlAt < $0 }) ?? true { throw .notAFeed("an HTML page") }
+            // An `<html>` root before any feed element is a web page; an HTML doctype only when
+            // no feed element follows it (feeds written by XHTML templates carry one).
+            let htmlAt = position(of: "<html", in: lowered)
+            let isPage =
+                htmlAt.map { html in feedAt.map { html < $0 } ?? true }
+                ?? (position(of: "<!doctype html", in: lowered) != nil && feedAt == nil)
+            if isPage { throw .notAFeed("an HTML page") }
             return try XMLFeedParser.parse(data, url: url, charset: charset)
         default:
             throw .notAFeed("the document is neither XML nor JSON")

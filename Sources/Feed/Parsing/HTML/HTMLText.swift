@@ -36,14 +36,16 @@ public enum HTMLText {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "<"), index + 1 < bytes.count, startsTag(bytes[index + 1]) {
-                guard let base = bytes.baseAddress,
-                    let found = memchr(base + index + 1, Int32(UInt8(ascii: ">")), bytes.count - index - 1)
-                else {
+                if let end = commentEnd(bytes, at: index) {
+                    // A comment, to its `-->` (or, unclosed, to the end): never text.
+                    index = end
+                    continue
+                }
+                guard let close = tagEnd(bytes, at: index) else {
                     if skipping == nil { writer.append(byte) }
                     index += 1
                     continue
                 }
-                let close = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 var nameStart = index + 1
                 let isClosing = nameStart < close && bytes[nameStart] == UInt8(ascii: "/")
                 if isClosing { nameStart += 1 }
@@ -116,6 +118,52 @@ public enum HTMLText {
             end += 16
         }
         return end
+    }
+
+    /// Where the comment that opens at `index` ends (just past its `-->`, or the end of the
+    /// text when it is never closed); `nil` when no comment opens there.
+    private static func commentEnd(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        guard index + 3 < bytes.count, bytes[index + 1] == UInt8(ascii: "!"), bytes[index + 2] == UInt8(ascii: "-"),
+            bytes[index + 3] == UInt8(ascii: "-")
+        else { return nil }
+        var position = index + 4
+        while position + 2 < bytes.count {
+            if bytes[position] == UInt8(ascii: "-"), bytes[position + 1] == UInt8(ascii: "-"),
+                bytes[position + 2] == UInt8(ascii: ">")
+            {
+                return position + 3
+            }
+            position += 1
+        }
+        return bytes.count
+    }
+
+    /// The index of the `>` closing the tag that opens at `index`, skipping any `>` inside a
+    /// quoted attribute value (`alt="a > b"`); `nil` when the tag is never closed.
+    private static func tagEnd(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        guard let base = bytes.baseAddress,
+            let found = memchr(base + index + 1, Int32(UInt8(ascii: ">")), bytes.count - index - 1)
+        else { return nil }
+        let close = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        // The common case, no quote before the first `>`, costs one more scan of the tag.
+        let quoteFree =
+            memchr(base + index, Int32(UInt8(ascii: "\"")), close - index) == nil
+            && memchr(base + index, Int32(UInt8(ascii: "'")), close - index) == nil
+        if quoteFree { return close }
+        var quote: UInt8?
+        var position = index + 1
+        while position < bytes.count {
+            let byte = bytes[position]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return position
+            }
+            position += 1
+        }
+        return close  // an unbalanced quote: the first `>` after all
     }
 
     /// Whether `<` followed by `byte` opens a tag (`<p`, `</`, `<!--`, `<?`); `5 < 6` does not.

@@ -63,6 +63,54 @@ enum EncodingRepair {
         return Data(text.utf8)
     }
 
+    /// A UTF-16 or UTF-32 document (known by its byte-order mark, or without one by the zero
+    /// bytes around its first `<`, as XML 1.0 appendix F describes) as UTF-8, its BOM dropped
+    /// and its XML declaration saying so; `nil` for any other document.
+    static func wideToUTF8(_ data: Data) -> Data? {
+        let head = Array(data.prefix(4))
+        guard head.count >= 2 else { return nil }
+        let encoding: String.Encoding
+        var bom = 0
+        switch head {
+        case [0x00, 0x00, 0xFE, 0xFF]: (encoding, bom) = (.utf32BigEndian, 4)
+        case [0xFF, 0xFE, 0x00, 0x00]: (encoding, bom) = (.utf32LittleEndian, 4)
+        case [0x00, 0x00, 0x00, 0x3C]: encoding = .utf32BigEndian
+        case [0x3C, 0x00, 0x00, 0x00]: encoding = .utf32LittleEndian
+        case [0x00, 0x3C, 0x00, 0x3F]: encoding = .utf16BigEndian
+        case [0x3C, 0x00, 0x3F, 0x00]: encoding = .utf16LittleEndian
+        default:
+            if head.starts(with: [0xFE, 0xFF]) {
+                (encoding, bom) = (.utf16BigEndian, 2)
+            } else if head.starts(with: [0xFF, 0xFE]) {
+                (encoding, bom) = (.utf16LittleEndian, 2)
+            } else {
+                return nil
+            }
+        }
+        let body = data.dropFirst(bom)
+        // A document cut mid-character loses that character, not the whole text.
+        let unit = encoding == .utf32BigEndian || encoding == .utf32LittleEndian ? 4 : 2
+        let whole = body.prefix(body.count - body.count % unit)
+        guard let text = String(data: whole, encoding: encoding) else { return nil }
+        return replacingDeclaredEncoding(in: Data(text.utf8), with: "utf-8")
+    }
+
+    /// `data` with its XML declaration's `encoding` value replaced by `name` (unchanged when it
+    /// declares none).
+    static func replacingDeclaredEncoding(in data: Data, with name: String) -> Data {
+        let prolog = Array(data.prefix(200))
+        let lowered = prolog.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        guard lowered.starts(with: Array("<?xml".utf8)), let end = firstIndex(of: "?>", in: lowered[...]),
+            let attribute = firstIndex(of: "encoding", in: lowered[..<end]),
+            let open = lowered[(attribute + 8)..<end].firstIndex(where: { $0 == 0x22 || $0 == 0x27 }),
+            let close = lowered[(open + 1)..<end].firstIndex(of: lowered[open])
+        else { return data }
+        var result = Data(prolog[...open])
+        result.append(contentsOf: name.utf8)
+        result.append(contentsOf: data.dropFirst(close))
+        return result
+    }
+
     /// The encodings an HTTP charset commonly names.
     static func encoding(named name: String) -> String.Encoding? {
         switch name.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "\"' ")) {

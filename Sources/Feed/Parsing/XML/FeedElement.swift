@@ -12,8 +12,8 @@ enum FeedElement: UInt8 {
     case atomTitle, atomSubtitle, atomTagline, atomSummary, atomContent, atomID, atomLink, atomCategory
     case atomPublished, atomIssued, atomUpdated, atomModified, atomIcon, atomLogo, atomName, atomEmail, atomURI
     // Dublin Core, content, Media RSS, iTunes.
-    case dcCreator, dcDate, dcSubject, dcLanguage, dctermsCreated, dctermsModified, contentEncoded
-    case mediaContent, mediaThumbnail, itunesAuthor, itunesImage
+    case dcCreator, dcDate, dcSubject, dcLanguage, dctermsCreated, dctermsIssued, dctermsModified, contentEncoded
+    case mediaContent, mediaThumbnail, mediaCategory, mediaTitle, itunesAuthor, itunesImage, itunesCategory
 
     /// Elements that hold other elements, not text.
     var isContainer: Bool {
@@ -64,7 +64,7 @@ enum FeedElement: UInt8 {
                 ("content", .atomContent), ("author", .atomAuthor), ("name", .atomName), ("email", .atomEmail),
                 ("uri", .atomURI), ("category", .atomCategory), ("contributor", .atomContributor),
                 ("feed", .feed), ("subtitle", .atomSubtitle), ("icon", .atomIcon), ("logo", .atomLogo),
-                ("source", .atomSource),
+                ("source", .atomSource), ("item", .entry),
             ]
         ),
         (
@@ -74,7 +74,7 @@ enum FeedElement: UInt8 {
                 ("modified", .atomModified), ("issued", .atomIssued), ("summary", .atomSummary),
                 ("content", .atomContent), ("author", .atomAuthor), ("name", .atomName), ("email", .atomEmail),
                 ("url", .atomURI), ("uri", .atomURI), ("contributor", .atomContributor), ("feed", .feed03),
-                ("tagline", .atomTagline),
+                ("tagline", .atomTagline), ("item", .entry),
             ]
         ),
         (
@@ -90,13 +90,26 @@ enum FeedElement: UInt8 {
             XMLNamespace.dublinCore,
             [
                 ("creator", .dcCreator), ("date", .dcDate), ("subject", .dcSubject), ("language", .dcLanguage),
-                ("title", .title),
+                ("title", .title), ("author", .dcCreator),
             ]
         ),
-        (XMLNamespace.dublinCoreTerms, [("created", .dctermsCreated), ("modified", .dctermsModified)]),
+        (
+            XMLNamespace.dublinCoreTerms,
+            [("created", .dctermsCreated), ("issued", .dctermsIssued), ("modified", .dctermsModified)]
+        ),
         (XMLNamespace.content, [("encoded", .contentEncoded)]),
-        (XMLNamespace.media, [("content", .mediaContent), ("thumbnail", .mediaThumbnail)]),
-        (XMLNamespace.itunes, [("author", .itunesAuthor), ("image", .itunesImage), ("title", .title)]),
+        (XMLNamespace.media, mediaNames),
+        (XMLNamespace.mediaWithoutSlash, mediaNames),
+        (XMLNamespace.itunes, itunesNames),
+        (XMLNamespace.itunesCapitalized, itunesNames),
+    ]
+
+    private static let mediaNames: [(String, FeedElement)] = [
+        ("content", .mediaContent), ("thumbnail", .mediaThumbnail), ("category", .mediaCategory),
+        ("title", .mediaTitle),
+    ]
+    private static let itunesNames: [(String, FeedElement)] = [
+        ("author", .itunesAuthor), ("image", .itunesImage), ("title", .title), ("category", .itunesCategory),
     ]
 }
 
@@ -111,6 +124,10 @@ struct InternedNames {
 
     let xmlNamespace: Name
     let base, type, href, rel, length, url, isPermaLink, term, label, medium, fileSize, version: Name
+    let text, mode, about, rdfNamespace, atom10Namespace, atom03Namespace, rssLocal, feedLocal: Name
+    /// A namespace read as another: the namespace of a root `<rss>` or `<feed>` that is not the
+    /// one its format defines (Userland's RSS namespaces, Atom without or with a made-up one).
+    private var alias: (from: Name?, to: Name?)?
 
     /// Interns every name in `dict`; `nil` when libxml2 is out of memory.
     init?(dict: xmlDictPtr) {
@@ -119,8 +136,14 @@ struct InternedNames {
             let href = intern("href"), let rel = intern("rel"), let length = intern("length"),
             let url = intern("url"), let isPermaLink = intern("isPermaLink"), let term = intern("term"),
             let label = intern("label"), let medium = intern("medium"), let fileSize = intern("fileSize"),
-            let version = intern("version")
+            let version = intern("version"), let text = intern("text"), let mode = intern("mode"),
+            let about = intern("about"), let rdfNamespace = intern(XMLNamespace.rdf),
+            let atom10Namespace = intern(XMLNamespace.atom10), let atom03Namespace = intern(XMLNamespace.atom03),
+            let rssLocal = intern("rss"), let feedLocal = intern("feed")
         else { return nil }
+        (self.text, self.mode, self.about, self.rdfNamespace) = (text, mode, about, rdfNamespace)
+        (self.atom10Namespace, self.atom03Namespace, self.rssLocal, self.feedLocal) =
+            (atom10Namespace, atom03Namespace, rssLocal, feedLocal)
         (self.xmlNamespace, self.base, self.type, self.href, self.rel, self.length) =
             (xmlNamespace, base, type, href, rel, length)
         (self.url, self.isPermaLink, self.term, self.label, self.medium, self.fileSize, self.version) =
@@ -143,9 +166,27 @@ struct InternedNames {
 
     /// The element named `local` in the namespace `uri` (both from the parser's dictionary).
     func element(local: Name, namespace uri: Name?) -> FeedElement {
+        let uri = alias.map { uri == $0.from ? $0.to : uri } ?? uri
         guard let index = namespaces.firstIndex(where: { $0 == uri }) else { return .other }
         for (name, element) in locals[index] where name == local { return element }
         return .other
+    }
+}
+
+extension InternedNames {
+    /// Reads every element in `uri` as if it were in `target` from now on.
+    mutating func read(_ uri: Name?, as target: Name?) { alias = (uri, target) }
+
+    /// The element a root element in a namespace of its own stands for, reading that namespace
+    /// as the format's from then on, as liberal readers do: `<rss>` in any namespace is RSS, and
+    /// `<feed>` without the Atom namespace is Atom (0.3 when its version says so).
+    mutating func rootElement(local: Name, namespace uri: Name?, version: String?) -> FeedElement {
+        if local == rssLocal, uri != nil {
+            read(uri, as: nil)
+        } else if local == feedLocal, uri != atom10Namespace, uri != atom03Namespace {
+            read(uri, as: version?.trimmedWhitespace == "0.3" ? atom03Namespace : atom10Namespace)
+        }
+        return element(local: local, namespace: uri)
     }
 }
 

@@ -3,8 +3,8 @@ import Foundation
 /// Rewrites the HTML named entities feeds use but XML does not define (`&nbsp;`, `&eacute;`,
 /// `&hellip;` …) as numeric references before the XML parser sees them; the parser would
 /// otherwise drop them, and the text around them. An unknown name (`&bogus;`) becomes literal
-/// text (`&amp;bogus;`) unless the document declares entities of its own. CDATA sections are
-/// left alone. Documents without such references are returned as they are, uncopied.
+/// text (`&amp;bogus;`) unless the document declares entities of its own; a bare `&` (`?a=1&b=2`)
+/// becomes `&amp;`, and `&#X41;` the `&#x41;` XML accepts. CDATA sections are left alone. Documents without such references are returned as they are, uncopied.
 ///
 /// The scan jumps from `&` to `&` with `memchr` and from CDATA section to CDATA section with
 /// `memmem`, so a document full of `&lt;` costs little more than a copy.
@@ -31,23 +31,45 @@ enum HTMLEntityPreprocessor {
                     continue
                 }
                 let start = base.distance(to: UnsafeRawPointer(ampersand))
-                var end = start + 1
-                while end < count, end - start <= 32, isNameByte(bytes[end]) { end += 1 }
-                index = start + 1
-                guard end < count, bytes[end] == UInt8(ascii: ";"), end > start + 1,
-                    bytes[start + 1] != UInt8(ascii: "#")
-                else { continue }
-                let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
-                index = end + 1
-                if isXMLEntity(name) { continue }
+                // What replaces the bytes start..<replaced, if anything does.
                 let replacement: String
-                if let value = HTMLEntities.named[String(decoding: name, as: UTF8.self)]?.unicodeScalars.first?.value {
-                    replacement = "&#\(value);"
-                } else if !declaresEntities {
-                    replacement = "&amp;" + String(decoding: name, as: UTF8.self) + ";"
+                let replaced: Int
+                if start + 1 < count, bytes[start + 1] == UInt8(ascii: "#") {
+                    switch numericReference(bytes, at: start) {
+                    case .valid(let end):
+                        index = end
+                        continue
+                    case .upperCaseX:
+                        // `&#X41;`: HTML allows the capital X, XML does not.
+                        (replacement, replaced) = ("&#x", start + 3)
+                    case .malformed:
+                        (replacement, replaced) = ("&amp;", start + 1)
+                    }
                 } else {
-                    continue
+                    var end = start + 1
+                    while end < count, end - start <= 32, isNameByte(bytes[end]) { end += 1 }
+                    if end < count, bytes[end] == UInt8(ascii: ";"), end > start + 1 {
+                        let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
+                        if isXMLEntity(name) {
+                            index = end + 1
+                            continue
+                        }
+                        let text = String(decoding: name, as: UTF8.self)
+                        if let value = HTMLEntities.named[text]?.unicodeScalars.first?.value {
+                            (replacement, replaced) = ("&#\(value);", end + 1)
+                        } else if !declaresEntities {
+                            (replacement, replaced) = ("&amp;" + text + ";", end + 1)
+                        } else {
+                            index = end + 1
+                            continue
+                        }
+                    } else {
+                        // A bare ampersand (`?a=1&b=2`, `AT&T`), which XML forbids and every feed
+                        // reader keeps: written as the `&amp;` it stands for.
+                        (replacement, replaced) = ("&amp;", start + 1)
+                    }
                 }
+                index = replaced
                 if output == nil {
                     var fresh: [UInt8] = []
                     fresh.reserveCapacity(count + count / 16)
@@ -55,7 +77,7 @@ enum HTMLEntityPreprocessor {
                 }
                 output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<start]))
                 output?.append(contentsOf: replacement.utf8)
-                copiedUpTo = end + 1
+                copiedUpTo = replaced
             }
             guard var result = output else { return data }
             result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<count]))
@@ -76,6 +98,37 @@ enum HTMLEntityPreprocessor {
             position = start + 2
         }
         return count
+    }
+
+    private enum NumericReference {
+        /// A reference XML accepts, ending before `end`.
+        case valid(end: Int)
+        /// `&#X…;`, well formed but for the capital X.
+        case upperCaseX
+        /// `&#` not followed by digits and `;`.
+        case malformed
+    }
+
+    /// The numeric reference that starts at `start` (`&#…`).
+    private static func numericReference(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> NumericReference {
+        var position = start + 2
+        let marker = position < bytes.count ? bytes[position] : 0
+        let isHex = marker == UInt8(ascii: "x") || marker == UInt8(ascii: "X")
+        if isHex { position += 1 }
+        let digits = position
+        while position < bytes.count, position - start <= 12,
+            isHex ? isHexDigit(bytes[position]) : (bytes[position] >= 0x30 && bytes[position] <= 0x39)
+        {
+            position += 1
+        }
+        guard position > digits, position < bytes.count, bytes[position] == UInt8(ascii: ";") else {
+            return .malformed
+        }
+        return marker == UInt8(ascii: "X") ? .upperCaseX : .valid(end: position + 1)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
     }
 
     /// `amp`, `lt`, `gt`, `quot`, `apos`: the five XML defines itself.

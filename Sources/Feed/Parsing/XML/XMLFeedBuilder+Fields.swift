@@ -9,10 +9,12 @@ extension XMLFeedBuilder {
             // An item opened inside another (a malformed document) ends the open one first.
             if let open = item { items.append(Self.parsedItem(open)) }
             item = FieldSet()
+            // An RSS 1.0 item is identified by its rdf:about URI.
+            item?.id = attributes.value(names.about, namespace: names.rdfNamespace)?.trimmedWhitespace.nonEmpty
         case .atomAuthor, .atomContributor:
             author = Author()
             authorOwnerIsItem = item != nil
-        case .atomLink:
+        case .atomLink where isFieldOfParent:
             atomLink(attributes)
         case .enclosure:
             if let href = attributes.value(names.url), let url = resolve(href) {
@@ -29,6 +31,8 @@ extension XMLFeedBuilder {
             }
         case .mediaContent, .mediaThumbnail:
             mediaEnclosure(attributes, isThumbnail: element == .mediaThumbnail)
+        case .itunesCategory:
+            if let term = attributes.value(names.text)?.trimmedWhitespace.nonEmpty { categories(append: term) }
         case .itunesImage:
             if item == nil, channel.icon == nil, let href = attributes.value(names.href) {
                 channel.icon = resolve(href)
@@ -63,7 +67,9 @@ extension XMLFeedBuilder {
             // RSS titles are plain text, but feeds put HTML in them: render it when it is HTML.
             let title = HTMLText.looksLikeHTML(value) ? HTMLText.plainText(value) : value
             set(\.title, title.nonEmpty, inItem: inItem, onlyIfEmpty: true)
-        case .atomTitle:
+        case .mediaTitle:
+            if inItem { item?.fallbackTitle = value.nonEmpty }
+        case .atomTitle where isFieldOfParent:
             set(\.title, (isMarkup ? HTMLText.plainText(value) : value).nonEmpty, inItem: inItem, onlyIfEmpty: true)
         case .link where !inImage:
             if !value.isEmpty { set(\.link, resolve(value), inItem: inItem, onlyIfEmpty: true) }
@@ -73,16 +79,28 @@ extension XMLFeedBuilder {
                 item?.permalinkGUID = url
             }
         case .atomID:
-            if inItem { item?.id = value.nonEmpty } else { channel.id = value.nonEmpty }
+            // Only the entry's or the feed's own id: not one inside an extension element.
+            // An id that is a web address is the link when there is no other (as with an RSS
+            // guid that is a permalink).
+            let url = URL(string: value).flatMap { $0.scheme?.hasPrefix("http") == true ? $0 : nil }
+            switch parent {
+            case .entry, .item:
+                item?.id = value.nonEmpty
+                item?.permalinkGUID = url
+            case .feed, .feed03, .channel:
+                channel.id = value.nonEmpty
+                channel.permalinkGUID = url
+            default: break
+            }
         case .description where !inImage:
             set(\.description, value.nonEmpty, inItem: inItem, onlyIfEmpty: true)
         case .atomSubtitle, .atomTagline:
             channel.description = (isMarkup ? HTMLText.plainText(value) : value).nonEmpty
-        case .atomSummary:
+        case .atomSummary where isFieldOfParent:
             set(\.summary, value.nonEmpty, inItem: inItem, onlyIfEmpty: true)
         case .atomContent, .contentEncoded:
             set(\.contentHTML, value.nonEmpty, inItem: inItem, onlyIfEmpty: false)
-        case .pubDate, .atomPublished, .atomIssued, .dcDate, .dctermsCreated:
+        case .pubDate, .atomPublished, .atomIssued, .dcDate, .dctermsCreated, .dctermsIssued:
             set(\.published, FeedDate.date(from: value), inItem: inItem, onlyIfEmpty: true)
         case .atomUpdated, .atomModified, .lastBuildDate, .dctermsModified:
             set(\.updated, FeedDate.date(from: value), inItem: inItem, onlyIfEmpty: true)
@@ -101,14 +119,10 @@ extension XMLFeedBuilder {
                 }
             }
         case .dcCreator:
-            if let name = value.nonEmpty {
-                if inItem {
-                    item?.authors.append(Author(name: name))
-                } else {
-                    channel.authors.append(Author(name: name))
-                }
+            if let parsed = RSSAuthor.parse(value) {
+                if inItem { item?.authors.append(parsed) } else { channel.authors.append(parsed) }
             }
-        case .category, .dcSubject:
+        case .category, .dcSubject, .mediaCategory:
             if let term = value.nonEmpty { categories(append: term) }
         case .atomIcon, .atomLogo:
             if channel.icon == nil, !value.isEmpty { channel.icon = resolve(value) }

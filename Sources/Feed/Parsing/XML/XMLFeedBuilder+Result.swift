@@ -6,6 +6,8 @@ extension XMLFeedBuilder {
     struct FieldSet {
         var id: String?
         var title: String?
+        /// A title to show when there is no other (Media RSS `media:title`).
+        var fallbackTitle: String?
         var link: URL?
         var permalinkGUID: URL?
         var feedURL: URL?
@@ -26,7 +28,8 @@ extension XMLFeedBuilder {
     /// else the summary.
     static func parsedItem(_ fields: FieldSet) -> ParsedItem {
         ParsedItem(
-            id: fields.id, title: fields.title, link: fields.link ?? fields.permalinkGUID, externalLink: nil,
+            id: fields.id, title: fields.title ?? fields.fallbackTitle, link: fields.link ?? fields.permalinkGUID,
+            externalLink: nil,
             published: fields.published, updated: fields.updated, authors: fields.authors,
             summary: fields.summary ?? (fields.contentHTML != nil ? fields.description : nil),
             contentHTML: fields.contentHTML ?? fields.description ?? fields.summary, contentText: nil,
@@ -43,7 +46,7 @@ extension XMLFeedBuilder {
             }
         }
         return ParsedFeed(
-            format: format, title: channel.title, link: channel.link, feedURL: channel.feedURL,
+            format: format, title: channel.title, link: channel.link ?? channel.permalinkGUID, feedURL: channel.feedURL,
             description: channel.description ?? channel.summary, language: channel.language,
             updated: channel.updated ?? channel.published, icon: channel.icon, authors: channel.authors,
             items: entries)
@@ -57,10 +60,14 @@ enum RSSAuthor {
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !value.isEmpty else { return nil }
         if let open = value.firstIndex(of: "("), value.hasSuffix(")") {
-            let email = value[..<open].trimmingCharacters(in: .whitespaces)
-            let name = value[value.index(after: open)..<value.index(before: value.endIndex)]
+            let outside = value[..<open].trimmingCharacters(in: .whitespaces)
+            let inside = value[value.index(after: open)..<value.index(before: value.endIndex)]
                 .trimmingCharacters(in: .whitespaces)
-            return Author(name: name.nonEmpty, email: email.contains("@") ? email : nil)
+            // `jo@example.com (Jo)` as RSS asks, `Jo (jo@example.com)` as many write it; a name
+            // with a remark in parentheses and no address stays whole.
+            if outside.contains("@"), !outside.contains(" ") { return Author(name: inside.nonEmpty, email: outside) }
+            if inside.contains("@"), !inside.contains(" ") { return Author(name: outside.nonEmpty, email: inside) }
+            return Author(name: value)
         }
         if let open = value.firstIndex(of: "<"), value.hasSuffix(">") {
             let name = value[..<open].trimmingCharacters(in: .whitespaces)

@@ -23,7 +23,7 @@ struct XMLFeedBuilder {
     /// The most character data the builder held at once, in bytes.
     private(set) var peakTextBuffer = 0
 
-    let names: InternedNames
+    var names: InternedNames
     let documentURL: URL?
 
     private var stack: [Frame] = []
@@ -59,6 +59,8 @@ struct XMLFeedBuilder {
         var isSerialized = false
         /// Inside Atom XHTML: character data is escaped, as it becomes HTML.
         var escapesText = false
+        /// An Atom 0.3 text construct in base64 mode.
+        var isBase64 = false
     }
 
     init(names: InternedNames, documentURL: URL?) {
@@ -91,10 +93,12 @@ struct XMLFeedBuilder {
                     escapesText: top.escapesText))
             return
         }
-        let element = names.element(local: local, namespace: namespace)
+        var element = names.element(local: local, namespace: namespace)
         if stack.isEmpty {
+            let version = attributes.value(names.version)
+            if element == .other { element = names.rootElement(local: local, namespace: namespace, version: version) }
             rootName = String(cString: local)
-            format = Self.format(root: element, version: attributes.value(names.version))
+            format = Self.format(root: element, version: version)
             if format == nil { wantsStop = true }
         }
         var frame = Frame(local: local, element: element, textStart: text.count)
@@ -108,9 +112,14 @@ struct XMLFeedBuilder {
             ignoredDepth += 1
         } else if element != .other {
             if element.isAtomText {
-                let type = attributes.value(names.type)?.lowercased()
-                frame.isMarkup = type == "html" || type == "xhtml" || type == "text/html"
-                frame.escapesText = type == "xhtml"
+                // Atom 1.0's text, html and xhtml; Atom 0.3's media types, and its mode
+                // (xml, escaped or base64).
+                let type = attributes.value(names.type)?.trimmedWhitespace.lowercased()
+                let mode = attributes.value(names.mode)?.trimmedWhitespace.lowercased()
+                let isXHTML = type == "xhtml" || type == "application/xhtml+xml"
+                frame.isMarkup = isXHTML || type == "html" || type == "text/html"
+                frame.escapesText = isXHTML
+                frame.isBase64 = mode == "base64" || Self.isBinary(type)
             }
             start(element, attributes: attributes)
         }
@@ -159,7 +168,13 @@ struct XMLFeedBuilder {
         if ignoredDepth > 0 {
             ignoredDepth -= 1
         } else if frame.element != .other {
-            let value = string(from: frame.textStart, unwrappingDiv: frame.escapesText)
+            var value = string(from: frame.textStart, unwrappingDiv: frame.escapesText)
+            if frame.isBase64 {
+                value =
+                    Data(base64Encoded: value, options: .ignoreUnknownCharacters).map {
+                        String(decoding: $0, as: UTF8.self)
+                    } ?? value
+            }
             end(frame.element, value: value, isMarkup: frame.isMarkup)
         }
         text.removeSubrange(frame.textStart...)
@@ -224,6 +239,22 @@ struct XMLFeedBuilder {
         while pointer.pointee != 0 {
             text.append(pointer.pointee)
             pointer += 1
+        }
+    }
+
+    /// Whether an Atom text construct's `type` is a media type that is neither text nor XML,
+    /// whose content is then base64 (RFC 4287, 4.1.3.3).
+    private static func isBinary(_ type: String?) -> Bool {
+        guard let type, type.contains("/") else { return false }
+        return !type.hasPrefix("text/") && !type.hasSuffix("+xml") && !type.hasSuffix("/xml")
+    }
+
+    /// Whether the element being handled is a direct child of an item or of the feed, not of
+    /// an extension element inside one (an `<image><title>` in an Atom entry).
+    var isFieldOfParent: Bool {
+        switch parent {
+        case .entry, .item, .feed, .feed03, .channel: true
+        default: false
         }
     }
 

@@ -34,6 +34,16 @@ enum XMLFeedParser {
                 encodingWarning = warning
             }
         }
+        if outcome.builder.format == nil, outcome.diagnostics.firstError?.code == Self.unsupportedEncoding {
+            // An encoding libxml2 does not know (`encoding="bogus"`): read the bytes as UTF-8,
+            // repaired like any document that is not the UTF-8 it claims.
+            let (repaired, _) = EncodingRepair.repair(
+                EncodingRepair.replacingDeclaredEncoding(in: input, with: "utf-8"))
+            if let second = SAXFeedReader.read(HTMLEntityPreprocessor.process(repaired), documentURL: url) {
+                outcome = second
+                encodingWarning = "the document declares an encoding this reader does not know; read it as UTF-8"
+            }
+        }
         let builder = outcome.builder
         let diagnostics = outcome.diagnostics
         if diagnostics.entityBudgetExceeded || diagnostics.firstError.map({ Self.isEntityLoop($0.code) }) == true {
@@ -61,6 +71,9 @@ enum XMLFeedParser {
         }
         return feed
     }
+
+    /// libxml2's code for an encoding it cannot convert from (`XML_ERR_UNSUPPORTED_ENCODING`).
+    private static let unsupportedEncoding: Int32 = 32
 
     /// libxml2's codes for runaway entity expansion.
     private static func isEntityLoop(_ code: Int32) -> Bool { code == 89 || code == 104 || code == 110 }

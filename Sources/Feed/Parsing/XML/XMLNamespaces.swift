@@ -10,5 +10,9 @@ enum XMLNamespace {
     static let content = "http://purl.org/rss/1.0/modules/content/"
     static let media = "http://search.yahoo.com/mrss/"
     static let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
+    /// The spelling of the iTunes namespace in Apple's own early examples, still in use.
+    static let itunesCapitalized = "http://www.itunes.com/DTDs/Podcast-1.0.dtd"
+    /// Media RSS without its trailing slash, as some publishers write it.
+    static let mediaWithoutSlash = "http://search.yahoo.com/mrss"
     static let xml = "http://www.w3.org/XML/1998/namespace"
 }

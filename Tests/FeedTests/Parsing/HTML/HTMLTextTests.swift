@@ -54,4 +54,13 @@ struct TrimmingTests {
     func trims(input: String, expected: String) {
         #expect(input.trimmedWhitespace == expected)
     }
+
+    @Test("a > inside a quoted attribute value does not end the tag; comments go, closed or not")
+    func quotesAndComments() {
+        #expect(HTMLText.plainText(#"<img src="a.jpg" alt="cat<br />dog">after"#) == "after")
+        #expect(HTMLText.plainText("<a title='x > y'>link</a> text") == "link text")
+        #expect(HTMLText.plainText("before<!-- a > b -->after") == "beforeafter")
+        #expect(HTMLText.plainText("safe<!-- never closed <b>bold</b>") == "safe")
+        #expect(HTMLText.plainText(#"<p class="unbalanced>x</p>"#) == "x")
+    }
 }
