@@ -16,19 +16,42 @@ private func waitForSlowRequest(in site: URL) async throws {
     #expect(FileManager.default.fileExists(atPath: marker.path), "the slow request never reached the server")
 }
 
+/// Runs `body` with a fresh site directory served by the feed server (its /slow/ paths held) and
+/// a fresh home, both removed afterwards.
+private func withSlowSite(_ body: (_ base: URL, _ site: URL, _ home: URL) async throws -> Void) async throws {
+    let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-slow-\(UUID().uuidString)")
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    defer {
+        try? FileManager.default.removeItem(at: site)
+        try? FileManager.default.removeItem(at: home)
+    }
+    try await withFeedServer(serving: site) { base in try await body(base, site, home) }
+}
+
+/// Runs the binary in script mode with `arguments`, sends it SIGINT (Ctrl-C) once its request
+/// is held by the server, and returns its exit status and everything it printed.
+private func interruptedScript(_ arguments: [String], site: URL) async throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = try #require(TidingsBinary.url)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    try await waitForSlowRequest(in: site)
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return (process.terminationStatus, text)
+}
+
 @Suite("tidings interrupted", .serialized)
 struct InterruptTests {
     @Test("Ctrl-C during a slow refresh cancels it and returns to the prompt; the session goes on")
     func interruptRefresh() async throws {
-        let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-slow-\(UUID().uuidString)")
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer {
-            try? FileManager.default.removeItem(at: site)
-            try? FileManager.default.removeItem(at: home)
-        }
-        try await withFeedServer(serving: site) { base in
+        try await withSlowSite { base, site, home in
             let opml = home.appendingPathComponent("slow.opml")
             try """
             <?xml version="1.0"?><opml version="2.0"><head><title>slow</title></head><body>
@@ -53,14 +76,7 @@ struct InterruptTests {
 
     @Test("quit while the background config refresh waits on a slow server cancels the refresh and exits at once")
     func quitDuringBackgroundRefresh() async throws {
-        let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-slow-\(UUID().uuidString)")
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-        defer {
-            try? FileManager.default.removeItem(at: site)
-            try? FileManager.default.removeItem(at: home)
-        }
-        try await withFeedServer(serving: site) { base in
+        try await withSlowSite { base, site, home in
             let terminal = try TerminalSession(arguments: [
                 "--home", home.path, "--config-url", "\(base.absoluteString)/slow/config.json",
             ])
@@ -95,30 +111,11 @@ struct InterruptTests {
 
     @Test("Ctrl-C in a script stops it with status 130")
     func interruptScript() async throws {
-        let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-slow-\(UUID().uuidString)")
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-        defer {
-            try? FileManager.default.removeItem(at: site)
-            try? FileManager.default.removeItem(at: home)
-        }
-        try await withFeedServer(serving: site) { base in
-            let binary = try #require(TidingsBinary.url)
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [
-                "--home", home.path, "-c", "feed add \(base.absoluteString)/slow/feed.xml", "-c", "help",
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            try await waitForSlowRequest(in: site)
-            kill(process.processIdentifier, SIGINT)
-            process.waitUntilExit()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == 130)
-            #expect(text == "error: interrupted\n")
+        try await withSlowSite { base, site, home in
+            let run = try await interruptedScript(
+                ["--home", home.path, "-c", "feed add \(base.absoluteString)/slow/feed.xml", "-c", "help"], site: site)
+            #expect(run.status == 130)
+            #expect(run.output == "error: interrupted\n")
         }
     }
 }
@@ -127,30 +124,15 @@ struct InterruptTests {
 struct ConfigInterruptTests {
     @Test("Ctrl-C during config refresh on a slow server stops it with status 130 and keeps the config")
     func interruptConfigRefresh() async throws {
-        let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-slow-\(UUID().uuidString)")
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-        defer {
-            try? FileManager.default.removeItem(at: site)
-            try? FileManager.default.removeItem(at: home)
-        }
-        try await withFeedServer(serving: site) { base in
-            let binary = try #require(TidingsBinary.url)
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [
-                "--home", home.path, "--config-url", "\(base.absoluteString)/slow/config.json", "-c", "config refresh",
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            try await waitForSlowRequest(in: site)
-            kill(process.processIdentifier, SIGINT)
-            process.waitUntilExit()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == 130)
-            #expect(text == "error: interrupted\n")
+        try await withSlowSite { base, site, home in
+            let run = try await interruptedScript(
+                [
+                    "--home", home.path, "--config-url", "\(base.absoluteString)/slow/config.json", "-c",
+                    "config refresh",
+                ],
+                site: site)
+            #expect(run.status == 130)
+            #expect(run.output == "error: interrupted\n")
             let status = try TidingsBinary.run(["--home", home.path, "-c", "config get minVersion"])
             #expect(status.out == "\"1.0.0\"  (default)\n")
         }
