@@ -4,13 +4,6 @@ import Testing
 
 @testable import Feed
 
-/// A fixture file from Resources/.
-func fixture(_ path: String) throws -> Data {
-    let url = try #require(
-        Bundle.module.url(forResource: "Resources/" + path, withExtension: nil), "missing fixture \(path)")
-    return try Data(contentsOf: url)
-}
-
 @Suite("JSON Feed parser")
 struct JSONFeedParserTests {
     let documentURL = URL(string: "https://example.org/feed.json")

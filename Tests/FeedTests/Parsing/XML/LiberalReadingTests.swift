@@ -8,13 +8,9 @@ import Testing
 /// as a small fixture of our own.
 @Suite("Liberal reading: namespaces, ids, ampersands, encodings")
 struct LiberalReadingTests {
-    func parse(_ path: String, url: String? = nil) throws -> ParsedFeed {
-        try FeedParser.parse(data: try fixture(path), url: url.flatMap(URL.init(string:)))
-    }
-
     @Test("a root <rss> in Userland's namespace is RSS, its elements read as RSS's")
     func userlandNamespace() throws {
-        let feed = try parse("rss/namespace-userland-root.xml")
+        let feed = try parseFixture("rss/namespace-userland-root.xml")
         #expect(feed.format == .rss20)
         #expect(feed.title == "Userland namespace")
         #expect(feed.link == URL(string: "https://userland.example/"))
@@ -24,7 +20,7 @@ struct LiberalReadingTests {
 
     @Test("a root <feed> without the Atom namespace is Atom; an <item> in it is an entry")
     func atomWithoutNamespace() throws {
-        let feed = try parse("atom/namespace-missing.xml")
+        let feed = try parseFixture("atom/namespace-missing.xml")
         #expect(feed.format == .atom10)
         #expect(feed.title == "No namespace")
         #expect(feed.link == URL(string: "https://bare-atom.example/"))
@@ -34,7 +30,7 @@ struct LiberalReadingTests {
 
     @Test("a root <feed version=\"0.3\"> in a made-up namespace is Atom 0.3")
     func atom03MadeUpNamespace() throws {
-        let feed = try parse("atom/namespace-made-up-03.xml")
+        let feed = try parseFixture("atom/namespace-made-up-03.xml")
         #expect(feed.format == .atom03)
         #expect(feed.title == "Made-up namespace")
         #expect(feed.description == "Old and odd")
@@ -42,7 +38,7 @@ struct LiberalReadingTests {
 
     @Test("an extension element's id, title and link are not the entry's; an http id is the link")
     func nestedIDAndTitle() throws {
-        let feed = try parse("atom/nested-id-and-title.xml")
+        let feed = try parseFixture("atom/nested-id-and-title.xml")
         #expect(feed.items.map(\.id) == ["https://ids.example/posts/1", "tag:ids.example,2024:2"])
         #expect(feed.items.map(\.title) == ["Right title", "Also right"])
         #expect(feed.items.map(\.link) == [URL(string: "https://ids.example/posts/1"), nil])
@@ -51,7 +47,7 @@ struct LiberalReadingTests {
 
     @Test("Atom 0.3 modes: base64 text, an XHTML media type as markup, a binary media type as base64")
     func atom03Modes() throws {
-        let feed = try parse("atom/atom03-content-modes.xml")
+        let feed = try parseFixture("atom/atom03-content-modes.xml")
         #expect(feed.title == "Base64 title")
         #expect(feed.items.map(\.title) == ["History of the <blink> tag", "Binary type"])
         #expect(feed.items.first?.contentHTML == "<p>Decoded <b>body</b></p>")
@@ -59,7 +55,7 @@ struct LiberalReadingTests {
 
     @Test("bare ampersands in URLs and text are kept; &#X41; reads as A")
     func bareAmpersands() throws {
-        let feed = try parse("rss/ampersands-bare.xml")
+        let feed = try parseFixture("rss/ampersands-bare.xml")
         #expect(feed.title == "AT&T news")
         #expect(feed.link?.absoluteString == "https://amp.example/?a=1&b=2&c")
         let item = try #require(feed.items.first)
@@ -70,7 +66,7 @@ struct LiberalReadingTests {
 
     @Test("iTunes' capitalised namespace, itunes and media categories, media:title, dc:author, dcterms:issued")
     func namespaceExtras() throws {
-        let feed = try parse("rss/namespaces-extras.xml")
+        let feed = try parseFixture("rss/namespaces-extras.xml")
         #expect(feed.authors == [Author(name: "Channel Host")])
         let first = feed.items[0]
         #expect(first.authors == [Author(name: "Mark Pilgrim")])
@@ -95,7 +91,7 @@ struct LiberalReadingTests {
 
     @Test("RSS 1.0 items take their rdf:about as id")
     func rdfAbout() throws {
-        let feed = try parse("rss/rss1-rdf-about.xml")
+        let feed = try parseFixture("rss/rss1-rdf-about.xml")
         #expect(feed.format == .rss10)
         #expect(feed.items.map(\.id) == ["https://rdf.example/1"])
         #expect(feed.items.map(\.link) == [URL(string: "https://rdf.example/1.html")])
@@ -103,7 +99,7 @@ struct LiberalReadingTests {
 
     @Test("an XHTML doctype before the <rss> root does not make the feed a web page")
     func xhtmlDoctype() throws {
-        let feed = try parse("rss/doctype-xhtml-before-rss.xml")
+        let feed = try parseFixture("rss/doctype-xhtml-before-rss.xml")
         #expect(feed.title == "found")
     }
 
@@ -111,7 +107,7 @@ struct LiberalReadingTests {
     func wideEncodings() throws {
         for path in ["rss/encoding-utf16le-no-bom.xml", "rss/encoding-utf16be-bom.xml", "rss/encoding-utf32be-bom.xml"]
         {
-            let feed = try parse(path)
+            let feed = try parseFixture(path)
             #expect(feed.title == "Wide ünïcode", "\(path)")
             #expect(feed.items.map(\.title) == ["Item ✓"], "\(path)")
             #expect(feed.warnings.isEmpty, "\(path)")
@@ -120,7 +116,7 @@ struct LiberalReadingTests {
 
     @Test("an encoding nobody knows is read as UTF-8, with a warning")
     func unknownEncoding() throws {
-        let feed = try parse("rss/encoding-unknown-declared.xml")
+        let feed = try parseFixture("rss/encoding-unknown-declared.xml")
         #expect(feed.title == "Café bogus: Café")
         #expect(feed.warnings.contains { $0.contains("does not know") })
     }

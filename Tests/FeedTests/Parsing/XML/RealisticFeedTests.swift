@@ -10,13 +10,9 @@ struct RealisticFeedTests {
     /// 2021-03-13T09:00:00Z
     let reference = Date(timeIntervalSince1970: 1_615_626_000)
 
-    func parse(_ path: String) throws -> ParsedFeed {
-        try FeedParser.parse(data: try fixture(path), url: nil)
-    }
-
     @Test("a WordPress RSS 2.0 feed: namespaces, CDATA, image, non-permalink guids, scripts dropped from text")
     func wordpress() throws {
-        let feed = try parse("rss/realistic-wordpress.xml")
+        let feed = try parseFixture("rss/realistic-wordpress.xml")
         #expect(feed.format == .rss20)
         #expect(feed.title == "WP Example – a WordPress blog")
         #expect(feed.link == URL(string: "https://wp.example"))
@@ -43,7 +39,7 @@ struct RealisticFeedTests {
 
     @Test("a podcast feed: iTunes author and image, one enclosure per episode (media:content not repeated)")
     func podcast() throws {
-        let feed = try parse("rss/realistic-podcast.xml")
+        let feed = try parseFixture("rss/realistic-podcast.xml")
         #expect(feed.title == "The Example Podcast")
         #expect(feed.authors == [Author(name: "The Hosts")])
         #expect(feed.icon == URL(string: "https://pod.example/cover.jpg"))
@@ -66,7 +62,7 @@ struct RealisticFeedTests {
 
     @Test("a Blogger Atom feed: many link relations, html subtitle, authors with extension elements")
     func blogger() throws {
-        let feed = try parse("atom/realistic-blogger.xml")
+        let feed = try parseFixture("atom/realistic-blogger.xml")
         #expect(feed.format == .atom10)
         #expect(feed.title == "Example Blogger Blog")
         #expect(feed.description == "Notes & thoughts")
@@ -91,7 +87,7 @@ struct RealisticFeedTests {
 
     @Test("a JSON Feed 1.1 microblog: untitled posts, text or HTML content, attachments, per-item authors")
     func microblog() throws {
-        let feed = try parse("jsonfeed/realistic-microblog.json")
+        let feed = try parseFixture("jsonfeed/realistic-microblog.json")
         #expect(feed.format == .jsonFeed11)
         #expect(feed.items.count == 40)
         #expect(feed.authors == [Author(name: "Micro Author", uri: "https://micro.example/")])

@@ -9,13 +9,9 @@ struct XMLDateFixtureTests {
     /// 2021-03-13T09:00:00Z
     let reference = Date(timeIntervalSince1970: 1_615_626_000)
 
-    func parse(_ path: String) throws -> ParsedFeed {
-        try FeedParser.parse(data: try fixture(path), url: nil)
-    }
-
     @Test("every broken pubDate variant in the fixture reads as the same instant")
     func brokenVariants() throws {
-        let feed = try parse("rss/dates-broken-variants.xml")
+        let feed = try parseFixture("rss/dates-broken-variants.xml")
         #expect(feed.items.count == 20)
         for item in feed.items {
             #expect(item.published == reference, "\(item.id ?? "?")")
@@ -24,14 +20,14 @@ struct XMLDateFixtureTests {
 
     @Test("unreadable dates are left out, never guessed")
     func unreadable() throws {
-        let feed = try parse("rss/dates-unreadable.xml")
+        let feed = try parseFixture("rss/dates-unreadable.xml")
         #expect(feed.items.map(\.published) == [nil, nil, nil])
         #expect(feed.items.count == 3)
     }
 
     @Test("dc:date, dcterms:modified and dcterms:created; pubDate wins over a later dc:date")
     func dublinCore() throws {
-        let feed = try parse("rss/dublin-core-dates.xml")
+        let feed = try parseFixture("rss/dublin-core-dates.xml")
         #expect(feed.updated == reference)
         #expect(feed.language == "de-DE")
         let first = feed.items[0]
@@ -45,7 +41,7 @@ struct XMLDateFixtureTests {
 
     @Test("Atom published and updated, with fractions, offsets, lower-case t/z, no zone or seconds, a bare date")
     func atomDates() throws {
-        let feed = try parse("atom/atom-dates.xml")
+        let feed = try parseFixture("atom/atom-dates.xml")
         #expect(feed.updated == reference.addingTimeInterval(0.5))
         #expect(feed.items[0].published == reference)
         #expect(feed.items[0].updated == reference)

@@ -6,13 +6,9 @@ import Testing
 
 @Suite("RSS and Atom parser")
 struct XMLFeedParserTests {
-    func parse(_ path: String, url: String? = nil) throws -> ParsedFeed {
-        try FeedParser.parse(data: try fixture(path), url: url.flatMap(URL.init(string:)))
-    }
-
     @Test("RSS 2.0: channel fields, entities, CDATA, content:encoded, guid, authors, enclosures")
     func rss20() throws {
-        let feed = try parse("rss/rss2-basic.xml", url: "https://example.com/feed.xml")
+        let feed = try parseFixture("rss/rss2-basic.xml", url: "https://example.com/feed.xml")
         #expect(feed.format == .rss20)
         #expect(feed.title == "Example & Co")
         #expect(feed.link == URL(string: "https://example.com/"))
@@ -48,7 +44,7 @@ struct XMLFeedParserTests {
 
     @Test("Atom 1.0: links by rel, xml:base per element, authors and contributors, content over summary")
     func atom10() throws {
-        let feed = try parse("atom/atom1-basic.xml")
+        let feed = try parseFixture("atom/atom1-basic.xml")
         #expect(feed.format == .atom10)
         #expect(feed.title == "Atom Example")
         #expect(feed.description == "Thoughts")
@@ -76,20 +72,20 @@ struct XMLFeedParserTests {
 
     @Test("RSS 1.0 (RDF) and RSS 0.91 are recognised")
     func olderRSS() throws {
-        let rdf = try parse("rss/rss1-rdf.xml")
+        let rdf = try parseFixture("rss/rss1-rdf.xml")
         #expect(rdf.format == .rss10)
         #expect(rdf.title == "RDF Site")
         #expect(rdf.items.map(\.title) == ["Item A"])
         #expect(rdf.items[0].categories == ["rdf"])
         #expect(rdf.items[0].published == RFC3339.date(from: "2021-03-13T09:00:00Z"))
-        let old = try parse("rss/rss091.xml")
+        let old = try parseFixture("rss/rss091.xml")
         #expect(old.format == .rss09x)
         #expect(old.items.map(\.link) == [URL(string: "https://old.example/1")])
     }
 
     @Test("a cut-off document keeps the items read before the cut, with a warning")
     func truncated() throws {
-        let feed = try parse("rss/rss2-truncated.xml")
+        let feed = try parseFixture("rss/rss2-truncated.xml")
         #expect(feed.items.map(\.uniqueID) == ["c1", "c2"])
         #expect(feed.warnings.count == 1)
         #expect(feed.warnings.first?.contains("cut off") == true)
@@ -97,9 +93,9 @@ struct XMLFeedParserTests {
 
     @Test("HTML pages, other XML, empty files and binary data are not feeds")
     func notFeeds() throws {
-        #expect(throws: FeedParseError.notAFeed("an HTML page")) { try parse("other/html-page.html") }
+        #expect(throws: FeedParseError.notAFeed("an HTML page")) { try parseFixture("other/html-page.html") }
         #expect(throws: FeedParseError.notAFeed("an XML document whose root is <svg>")) {
-            try parse("other/other-xml.xml")
+            try parseFixture("other/other-xml.xml")
         }
         #expect(throws: FeedParseError.notAFeed("the document is empty")) {
             try FeedParser.parse(data: Data(" \n".utf8), url: nil)
@@ -118,7 +114,7 @@ struct XMLFeedParserTests {
             (try? String(contentsOfFile: "/etc/hostname", encoding: .utf8))?.trimmingCharacters(
                 in: .whitespacesAndNewlines) ?? ""
         do {
-            let feed = try parse("other/xxe.xml")
+            let feed = try parseFixture("other/xxe.xml")
             #expect(!hostname.isEmpty && feed.title?.contains(hostname) != true)
         } catch {
             // Refusing the document outright is also safe.
@@ -139,30 +135,26 @@ struct XMLFeedParserTests {
 
     @Test("the JSON Feed path goes through the same entry point")
     func jsonThroughEntryPoint() throws {
-        #expect(try parse("jsonfeed/v1.1-basic.json").format == .jsonFeed11)
+        #expect(try parseFixture("jsonfeed/v1.1-basic.json").format == .jsonFeed11)
     }
 }
 
 @Suite("XML encodings and entities")
 struct XMLEncodingTests {
-    func parse(_ path: String) throws -> ParsedFeed {
-        try FeedParser.parse(data: try fixture(path), url: nil)
-    }
-
     @Test("the XML declaration's encoding is honoured: Windows-1252, ISO-8859-1, UTF-8 with a BOM")
     func encodings() throws {
-        let windows = try parse("rss/encoding-windows-1252.xml")
+        let windows = try parseFixture("rss/encoding-windows-1252.xml")
         #expect(windows.title == "Café “quoted” € sign")
         #expect(windows.items.first?.title == "Naïve résumé")
-        let latin1 = try parse("rss/encoding-iso-8859-1.xml")
+        let latin1 = try parseFixture("rss/encoding-iso-8859-1.xml")
         #expect(latin1.title == "Grüße aus Köln")
         #expect(latin1.items.first?.title == "© 2021")
-        #expect(try parse("rss/encoding-utf8-bom.xml").title == "BOM ✓")
+        #expect(try parseFixture("rss/encoding-utf8-bom.xml").title == "BOM ✓")
     }
 
     @Test("HTML named entities that XML does not define are decoded; unknown ones kept as text")
     func htmlEntities() throws {
-        let feed = try parse("rss/html-entities.xml")
+        let feed = try parseFixture("rss/html-entities.xml")
         #expect(feed.title == "Entities\u{A0}&\u{A0}more…")
         #expect(feed.items.first?.title == "Café — “quoted” © © ©")
         #expect(feed.items.first?.contentHTML == "a <b> &unknownentity; c")
@@ -183,7 +175,7 @@ struct XMLEncodingTests {
         #expect(
             throws: FeedParseError.malformed("an entity expands without bound (a billion-laughs document?); refused")
         ) {
-            try parse("other/billion-laughs.xml")
+            try parseFixture("other/billion-laughs.xml")
         }
     }
 }

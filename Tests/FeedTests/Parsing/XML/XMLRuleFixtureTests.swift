@@ -7,13 +7,9 @@ import Testing
 /// One small fixture per rule, each named for what it tests.
 @Suite("RSS and Atom rules, one fixture each")
 struct XMLRuleFixtureTests {
-    func parse(_ path: String, url: String? = nil) throws -> ParsedFeed {
-        try FeedParser.parse(data: try fixture(path), url: url.flatMap(URL.init(string:)))
-    }
-
     @Test("RSS titles holding HTML become plain text; AT&T, 5 < 6 and First <post> survive")
     func titleWithHTML() throws {
-        let feed = try parse("rss/title-with-html.xml")
+        let feed = try parseFixture("rss/title-with-html.xml")
         #expect(feed.title == "Titles with HTML")
         #expect(
             feed.items.map(\.title) == [
@@ -24,7 +20,7 @@ struct XMLRuleFixtureTests {
 
     @Test("an Atom entry without authors has the feed's (RFC 4287 4.2.1); its own authors win")
     func atomAuthorInheritance() throws {
-        let feed = try parse("atom/author-inherited-from-feed.xml")
+        let feed = try parseFixture("atom/author-inherited-from-feed.xml")
         #expect(feed.items[0].authors == [Author(name: "Feed Author", email: "feed@example.com")])
         #expect(feed.items[1].authors == [Author(name: "Entry Author")])
         #expect(feed.authors == [Author(name: "Feed Author", email: "feed@example.com")])
@@ -32,7 +28,7 @@ struct XMLRuleFixtureTests {
 
     @Test("xml:base nests per element: channel, item, enclosure and link each resolve against the nearest")
     func xmlBaseNested() throws {
-        let feed = try parse("rss/xml-base-nested.xml", url: "https://ignored.example/feed.xml")
+        let feed = try parseFixture("rss/xml-base-nested.xml", url: "https://ignored.example/feed.xml")
         #expect(feed.link == URL(string: "https://base.example/blog/home/"))
         #expect(feed.items[0].link == URL(string: "https://base.example/blog/posts/one.html"))
         #expect(feed.items[0].enclosures.map(\.url) == [URL(string: "https://base.example/media/one.mp3")!])
@@ -42,7 +38,7 @@ struct XMLRuleFixtureTests {
 
     @Test("without xml:base, item links resolve against the feed's link")
     func relativeLinksAgainstFeedLink() throws {
-        let feed = try parse("rss/relative-links-no-base.xml", url: "https://cdn.example/feeds/news.xml")
+        let feed = try parseFixture("rss/relative-links-no-base.xml", url: "https://cdn.example/feeds/news.xml")
         #expect(
             feed.items.map(\.link) == [
                 URL(string: "https://site.example/news/story-1.html"), URL(string: "https://site.example/story-2.html"),
@@ -51,7 +47,7 @@ struct XMLRuleFixtureTests {
 
     @Test("Atom xml:base applies to the element that carries it and its descendants")
     func atomXMLBasePerElement() throws {
-        let feed = try parse("atom/xml-base-per-element.xml")
+        let feed = try parseFixture("atom/xml-base-per-element.xml")
         #expect(feed.link == URL(string: "https://atom.example/a/"))
         #expect(feed.items[0].link == URL(string: "https://atom.example/a/b/entries/1.html"))
         #expect(
@@ -63,7 +59,7 @@ struct XMLRuleFixtureTests {
 
     @Test("Atom 0.3: tagline, modified/issued, author url, escaped content")
     func atom03() throws {
-        let feed = try parse("atom/atom03-basic.xml")
+        let feed = try parseFixture("atom/atom03-basic.xml")
         #expect(feed.format == .atom03)
         #expect(feed.title == "Atom 0.3 Example")
         #expect(feed.description == "An old format")
@@ -83,7 +79,7 @@ struct XMLRuleFixtureTests {
 
     @Test("RSS 0.92: the format, a declared ISO-8859-1 encoding, description-only items, enclosures")
     func rss092() throws {
-        let feed = try parse("rss/rss092.xml")
+        let feed = try parseFixture("rss/rss092.xml")
         #expect(feed.format == .rss09x)
         #expect(feed.language == "en")
         #expect(feed.items.map(\.title) == [nil, "Titled"])
@@ -99,7 +95,7 @@ struct XMLRuleFixtureTests {
 
     @Test("author forms: e-mail (name), name <e-mail>, bare address, name, dc:creator, itunes:author")
     func authorEmailForms() throws {
-        let feed = try parse("rss/author-email-forms.xml")
+        let feed = try parseFixture("rss/author-email-forms.xml")
         #expect(feed.authors == [Author(name: "The Editor", email: "editor@authors.example")])
         let jo = Author(name: "Jo Smith", email: "jo@example.com")
         #expect(
@@ -112,7 +108,7 @@ struct XMLRuleFixtureTests {
 
     @Test("GUIDs: isPermaLink=false is no link; a URL guid is the permalink; a link wins; ids are trimmed")
     func guidPermalinks() throws {
-        let feed = try parse("rss/guid-not-permalink.xml")
+        let feed = try parseFixture("rss/guid-not-permalink.xml")
         #expect(
             feed.items.map(\.link) == [
                 nil, URL(string: "https://guids.example/p/2"), URL(string: "https://guids.example/story/3"), nil, nil,
@@ -127,7 +123,7 @@ struct XMLRuleFixtureTests {
 
     @Test("items without a guid get the hashed identity of DESIGN.md's rule")
     func identityWithoutGUID() throws {
-        let feed = try parse("rss/identity-no-guid.xml")
+        let feed = try parseFixture("rss/identity-no-guid.xml")
         let items = feed.items
         #expect(items.count == 5)
         #expect(items.allSatisfy { $0.id == nil })
@@ -138,12 +134,12 @@ struct XMLRuleFixtureTests {
         }
         #expect(items.map(\.uniqueID) == expected)
         #expect(Set(items.map(\.uniqueID)).count == 5)  // the same link on another date is another article
-        #expect(try parse("rss/identity-no-guid.xml").items.map(\.uniqueID) == items.map(\.uniqueID))
+        #expect(try parseFixture("rss/identity-no-guid.xml").items.map(\.uniqueID) == items.map(\.uniqueID))
     }
 
     @Test("a malformed item does not lose the items after it")
     func malformedItem() throws {
-        let feed = try parse("rss/malformed-item.xml")
+        let feed = try parseFixture("rss/malformed-item.xml")
         #expect(feed.items.map(\.id) == ["m1", "m2", "m3", "m4"])
         #expect(feed.items.first?.title == "Good one")
         #expect(feed.items.last?.title == "Good two")
@@ -152,7 +148,7 @@ struct XMLRuleFixtureTests {
 
     @Test("UTF-16 with a byte-order mark")
     func utf16() throws {
-        let feed = try parse("rss/encoding-utf16-bom.xml")
+        let feed = try parseFixture("rss/encoding-utf16-bom.xml")
         #expect(feed.title == "UTF-16 été ✓")
         #expect(feed.items.map(\.id) == ["u1"])
         #expect(feed.warnings.isEmpty)
@@ -160,7 +156,7 @@ struct XMLRuleFixtureTests {
 
     @Test("RSS 0.91 with the Netscape DOCTYPE: the DTD is not fetched, its HTML entities still read")
     func netscapeDoctype() throws {
-        let feed = try parse("rss/rss091-netscape-doctype.xml")
+        let feed = try parseFixture("rss/rss091-netscape-doctype.xml")
         #expect(feed.format == .rss09x)
         #expect(feed.title == "Netscape DTD été")
         #expect(feed.items.map(\.title) == ["Café & more"])
@@ -179,13 +175,13 @@ struct XMLRuleFixtureTests {
 
     @Test("empty files and binary data are not feeds")
     func emptyAndBinary() throws {
-        #expect(throws: FeedParseError.notAFeed("the document is empty")) { try parse("other/empty.xml") }
-        #expect(throws: FeedParseError.notAFeed("binary data")) { try parse("other/binary.bin") }
+        #expect(throws: FeedParseError.notAFeed("the document is empty")) { try parseFixture("other/empty.xml") }
+        #expect(throws: FeedParseError.notAFeed("binary data")) { try parseFixture("other/binary.bin") }
     }
 
     @Test("the document's own internal entities expand at every reference")
     func internalEntities() throws {
-        let feed = try parse("other/internal-entity.xml")
+        let feed = try parseFixture("other/internal-entity.xml")
         #expect(feed.title == "Example Co news")
         #expect(feed.items.map(\.title) == ["About Example Co", "Again Example Co"])
         #expect(feed.items[0].contentHTML == "Example Co and\u{A0}more")
@@ -193,7 +189,7 @@ struct XMLRuleFixtureTests {
 
     @Test("an external entity is left unresolved: the text around it stays, with a warning")
     func externalEntityUnresolved() throws {
-        let feed = try parse("other/xxe.xml")
+        let feed = try parseFixture("other/xxe.xml")
         #expect(feed.title == "XXE")
         #expect(feed.items.map(\.id) == ["1"])
         #expect(feed.warnings.count == 1)
@@ -205,7 +201,7 @@ struct XMLRuleFixtureTests {
         #expect(
             throws: FeedParseError.malformed("an entity expands without bound (a billion-laughs document?); refused")
         ) {
-            try parse("other/quadratic-blowup.xml")
+            try parseFixture("other/quadratic-blowup.xml")
         }
     }
 }
