@@ -139,31 +139,46 @@ public enum HTMLText {
     }
 
     /// The index of the `>` closing the tag that opens at `index`, skipping any `>` inside a
-    /// quoted attribute value (`alt="a > b"`); `nil` when the tag is never closed.
+    /// quoted attribute value (`alt="a > b"`); `nil` when the tag is never closed. A quote not
+    /// closed within 4 KB is unbalanced, and the first `>` after it ends the tag after all (the
+    /// bound keeps a document of such tags linear).
     private static func tagEnd(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
-        guard let base = bytes.baseAddress,
-            let found = memchr(base + index + 1, Int32(UInt8(ascii: ">")), bytes.count - index - 1)
-        else { return nil }
-        let close = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-        // The common case, no quote before the first `>`, costs one more scan of the tag.
-        let quoteFree =
-            memchr(base + index, Int32(UInt8(ascii: "\"")), close - index) == nil
-            && memchr(base + index, Int32(UInt8(ascii: "'")), close - index) == nil
-        if quoteFree { return close }
-        var quote: UInt8?
+        guard let base = bytes.baseAddress else { return nil }
         var position = index + 1
-        while position < bytes.count {
-            let byte = bytes[position]
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                return position
+        while let special = nextTagSpecial(base, from: position, count: bytes.count) {
+            let byte = base[special]
+            if byte == UInt8(ascii: ">") { return special }
+            let limit = min(bytes.count, special + 4096)
+            guard let found = memchr(base + special + 1, Int32(byte), limit - special - 1) else {
+                let close = memchr(base + special + 1, Int32(UInt8(ascii: ">")), bytes.count - special - 1)
+                return close.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
             }
+            position = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+        }
+        return nil
+    }
+
+    /// The first `>`, `"` or `'` at or after `start`, sixteen bytes at a time.
+    @inline(__always)
+    private static func nextTagSpecial(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+        var position = start
+        let greater = SIMD16<UInt8>(repeating: UInt8(ascii: ">"))
+        let double = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+        let single = SIMD16<UInt8>(repeating: UInt8(ascii: "'"))
+        while position + 16 <= count {
+            let block = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self)
+            let found = (block .== greater) .| (block .== double) .| (block .== single)
+            if any(found) {
+                for lane in 0..<16 where found[lane] { return position + lane }
+            }
+            position += 16
+        }
+        while position < count {
+            let byte = base[position]
+            if byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { return position }
             position += 1
         }
-        return close  // an unbalanced quote: the first `>` after all
+        return nil
     }
 
     /// Whether `<` followed by `byte` opens a tag (`<p`, `</`, `<!--`, `<?`); `5 < 6` does not.

@@ -75,21 +75,18 @@ extension XMLFeedBuilder {
             if !value.isEmpty { set(\.link, resolve(value), inItem: inItem, onlyIfEmpty: true) }
         case .guid:
             item?.id = value.nonEmpty
-            if isPermaLinkGUID, let url = URL(string: value), url.scheme?.hasPrefix("http") == true {
-                item?.permalinkGUID = url
-            }
+            if isPermaLinkGUID { item?.permalinkID = value.nonEmpty }
         case .atomID:
             // Only the entry's or the feed's own id: not one inside an extension element.
-            // An id that is a web address is the link when there is no other (as with an RSS
-            // guid that is a permalink).
-            let url = URL(string: value).flatMap { $0.scheme?.hasPrefix("http") == true ? $0 : nil }
+            // An id that is a web address is the link when there is no other, as an RSS guid
+            // that is a permalink is.
             switch parent {
             case .entry, .item:
                 item?.id = value.nonEmpty
-                item?.permalinkGUID = url
+                item?.permalinkID = value.nonEmpty
             case .feed, .feed03, .channel:
                 channel.id = value.nonEmpty
-                channel.permalinkGUID = url
+                channel.permalinkID = value.nonEmpty
             default: break
             }
         case .description where !inImage:

@@ -9,7 +9,9 @@ extension XMLFeedBuilder {
         /// A title to show when there is no other (Media RSS `media:title`).
         var fallbackTitle: String?
         var link: URL?
-        var permalinkGUID: URL?
+        /// A guid that is a permalink, or an Atom id: the link when there is no other and it is
+        /// a web address (parsed only then).
+        var permalinkID: String?
         var feedURL: URL?
         var description: String?
         var summary: String?
@@ -28,12 +30,21 @@ extension XMLFeedBuilder {
     /// else the summary.
     static func parsedItem(_ fields: FieldSet) -> ParsedItem {
         ParsedItem(
-            id: fields.id, title: fields.title ?? fields.fallbackTitle, link: fields.link ?? fields.permalinkGUID,
+            id: fields.id, title: fields.title ?? fields.fallbackTitle,
+            link: fields.link ?? webAddress(fields.permalinkID),
             externalLink: nil,
             published: fields.published, updated: fields.updated, authors: fields.authors,
             summary: fields.summary ?? (fields.contentHTML != nil ? fields.description : nil),
             contentHTML: fields.contentHTML ?? fields.description ?? fields.summary, contentText: nil,
             categories: fields.categories, enclosures: fields.enclosures)
+    }
+
+    /// `text` as a URL when it is an absolute http or https address.
+    static func webAddress(_ text: String?) -> URL? {
+        guard let text, text.utf8.count > 7, text.utf8.prefix(4).map({ $0 | 0x20 }) == Array("http".utf8) else {
+            return nil
+        }
+        return URL(string: text).flatMap { $0.scheme?.lowercased().hasPrefix("http") == true ? $0 : nil }
     }
 
     /// The feed read so far, in `format`. In Atom an entry without authors has the feed's
@@ -46,7 +57,8 @@ extension XMLFeedBuilder {
             }
         }
         return ParsedFeed(
-            format: format, title: channel.title, link: channel.link ?? channel.permalinkGUID, feedURL: channel.feedURL,
+            format: format, title: channel.title, link: channel.link ?? Self.webAddress(channel.permalinkID),
+            feedURL: channel.feedURL,
             description: channel.description ?? channel.summary, language: channel.language,
             updated: channel.updated ?? channel.published, icon: channel.icon, authors: channel.authors,
             items: entries)

@@ -62,5 +62,6 @@ struct TrimmingTests {
         #expect(HTMLText.plainText("before<!-- a > b -->after") == "beforeafter")
         #expect(HTMLText.plainText("safe<!-- never closed <b>bold</b>") == "safe")
         #expect(HTMLText.plainText(#"<p class="unbalanced>x</p>"#) == "x")
+        #expect(HTMLText.plainText(#"<a title="it's > that" href='b"c'>x</a> y"#) == "x y")
     }
 }
