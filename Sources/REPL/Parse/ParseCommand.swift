@@ -25,10 +25,19 @@ struct ParseCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
+        // Ctrl-C cancels a fetch in progress (the request stops, status 130); while parsing,
+        // which touches nothing on disk, it ends the process at once with the same status.
+        let interrupts = Interrupts(exitWhenIdle: true)
+        let source = self.source
+        let load = Task { () throws -> FetchedDocument in try await Self.load(source) }
+        interrupts.running(load)
         let feed: ParsedFeed
         do {
-            let document = try await Self.load(source)
+            let document = try await load.value
+            interrupts.idle()
             feed = try FeedParser.parse(data: document.body, url: document.url, charset: document.charset)
+        } catch _ where load.isCancelled {
+            throw Self.failure("interrupted", status: 130)
         } catch let error as FeedParseError {
             throw Self.failure(error.localizedDescription)
         } catch let error as FeedError {
@@ -54,8 +63,8 @@ struct ParseCommand: AsyncParsableCommand {
         return document
     }
 
-    private static func failure(_ message: String) -> ExitCode {
+    private static func failure(_ message: String, status: Int32 = 1) -> ExitCode {
         FileHandle.standardError.write(Data("tidings: \(message)\n".utf8))
-        return ExitCode(1)
+        return ExitCode(status)
     }
 }

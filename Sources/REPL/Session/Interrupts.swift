@@ -16,7 +16,8 @@ import Synchronization
 /// The signal handler (in the C shim) writes a byte down a pipe; a thread reading the pipe
 /// cancels the running command. Installed once by the composition root.
 final class Interrupts: Sendable {
-    private let current = Mutex<Task<CommandOutput, any Error>?>(nil)
+    /// Cancels the work now running, if any.
+    private let current = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// Installs the handler. With `exitWhenIdle` (scripts), a Ctrl-C while no command runs (a
     /// script waiting for its next line on standard input) ends the process with status 130.
@@ -26,8 +27,8 @@ final class Interrupts: Sendable {
         let thread = Thread { [weak self] in
             var byte: UInt8 = 0
             while read(descriptor, &byte, 1) == 1 {
-                if let running = self?.current.withLock({ $0 }) {
-                    running.cancel()
+                if let cancel = self?.current.withLock({ $0 }) {
+                    cancel()
                 } else if exitWhenIdle {
                     exit(130)
                 }
@@ -37,8 +38,13 @@ final class Interrupts: Sendable {
         thread.start()
     }
 
-    /// The command now running (`nil` when none).
-    func running(_ task: Task<CommandOutput, any Error>?) {
-        current.withLock { $0 = task }
+    /// The work now running: a Ctrl-C cancels it.
+    func running<Success: Sendable>(_ task: Task<Success, any Error>) {
+        current.withLock { $0 = { task.cancel() } }
+    }
+
+    /// Nothing runs any more: a Ctrl-C is the idle kind again.
+    func idle() {
+        current.withLock { $0 = nil }
     }
 }

@@ -100,7 +100,7 @@ final class Session {
         let runner = CommandRunner(context: context, console: console, historyEntries: history.entries)
         let work = Task { try await runner.run(command, arguments) }
         interrupts?.running(work)
-        defer { interrupts?.running(nil) }
+        defer { interrupts?.idle() }
         do {
             let output = try await work.value
             if options.json {

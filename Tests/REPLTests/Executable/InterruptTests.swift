@@ -139,6 +139,18 @@ struct ConfigInterruptTests {
     }
 }
 
+@Suite("tidings parse interrupted", .serialized)
+struct ParseInterruptTests {
+    @Test("Ctrl-C while tidings parse waits on a slow server cancels the fetch: status 130, one line")
+    func interruptParse() async throws {
+        try await withSlowSite { base, site, _ in
+            let run = try await interruptedScript(["parse", "\(base.absoluteString)/slow/feed.xml"], site: site)
+            #expect(run.status == 130)
+            #expect(run.output == "tidings: interrupted\n")
+        }
+    }
+}
+
 @Suite("tidings interrupted while idle", .serialized)
 struct IdleInterruptTests {
     @Test("Ctrl-C while a script waits for its next line on standard input ends it with status 130")
