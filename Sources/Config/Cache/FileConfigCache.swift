@@ -27,6 +27,7 @@ public struct FileConfigCache: LocalConfigLoading {
         var lastModified: String?
         /// Seconds since 1970, exact (an RFC 3339 string would drop the fraction).
         var fetchedAt: Double
+        var sourceURL: URL?
     }
 
     /// The cached document; `nil` when there is no file.
@@ -50,7 +51,8 @@ public struct FileConfigCache: LocalConfigLoading {
             let envelope = try JSONDecoder().decode(Envelope.self, from: data)
             return CachedConfig(
                 body: Data(envelope.document.description.utf8), etag: envelope.etag,
-                lastModified: envelope.lastModified, fetchedAt: Date(timeIntervalSince1970: envelope.fetchedAt))
+                lastModified: envelope.lastModified, fetchedAt: Date(timeIntervalSince1970: envelope.fetchedAt),
+                sourceURL: envelope.sourceURL)
         } catch {
             let detail = (error as? DecodingError)?.readableDescription ?? error.localizedDescription
             quarantine()
@@ -72,7 +74,7 @@ public struct FileConfigCache: LocalConfigLoading {
             let value = try JSONDecoder().decode(JSONValue.self, from: document.body)
             let envelope = Envelope(
                 document: value, etag: document.etag, lastModified: document.lastModified,
-                fetchedAt: document.fetchedAt.timeIntervalSince1970)
+                fetchedAt: document.fetchedAt.timeIntervalSince1970, sourceURL: document.sourceURL)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             try AtomicFile.write(try encoder.encode(envelope), to: fileURL)

@@ -11,13 +11,20 @@ public struct CachedConfig: Sendable, Hashable {
     public var lastModified: String?
     /// When the server last sent or confirmed (304) this document.
     public var fetchedAt: Date
+    /// The config URL it was fetched from (`nil` when not known): its validators are sent to
+    /// that URL only, so a server at another URL never answers 304 for a document it did not
+    /// send.
+    public var sourceURL: URL?
 
     /// Creates a cached document.
-    public init(body: Data, etag: String? = nil, lastModified: String? = nil, fetchedAt: Date) {
+    public init(
+        body: Data, etag: String? = nil, lastModified: String? = nil, fetchedAt: Date, sourceURL: URL? = nil
+    ) {
         self.body = body
         self.etag = etag
         self.lastModified = lastModified
         self.fetchedAt = fetchedAt
+        self.sourceURL = sourceURL
     }
 }
 

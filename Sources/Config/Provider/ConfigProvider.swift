@@ -132,7 +132,11 @@ public actor ConfigProvider {
 
     private func performRefresh(flight number: Int) async -> ConfigRefreshOutcome {
         defer { if inFlight?.number == number { inFlight = nil } }
-        let validators = ConfigValidators(etag: active?.etag, lastModified: active?.lastModified)
+        // Validators go only to the URL the document in hand came from: another server's 304
+        // would confirm a document it never sent.
+        let sameSource = active?.sourceURL == configURL
+        let validators = ConfigValidators(
+            etag: sameSource ? active?.etag : nil, lastModified: sameSource ? active?.lastModified : nil)
         var warnings: [String] = []
         let outcome: ConfigRefreshOutcome
         do {

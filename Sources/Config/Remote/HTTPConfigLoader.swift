@@ -53,7 +53,7 @@ public struct HTTPConfigLoader: RemoteConfigLoading {
         let config = try ConfigDocument.decode(response.body, source: "remote")
         let document = CachedConfig(
             body: response.body, etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"],
-            fetchedAt: now())
+            fetchedAt: now(), sourceURL: url)
         return .modified(config, document)
     }
 
@@ -71,7 +71,7 @@ public struct HTTPConfigLoader: RemoteConfigLoading {
             throw .unreachable(url: url, reason: error.localizedDescription)
         }
         let config = try ConfigDocument.decode(data, source: "remote")
-        return .modified(config, CachedConfig(body: data, fetchedAt: now()))
+        return .modified(config, CachedConfig(body: data, fetchedAt: now(), sourceURL: url))
     }
 
     /// Sends through an `APIClient` (redirects, retries) racing the time limit.

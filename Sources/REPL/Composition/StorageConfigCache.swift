@@ -13,7 +13,8 @@ struct StorageConfigCache: LocalConfigLoading {
         do {
             guard let row = try await repository.load() else { return nil }
             return CachedConfig(
-                body: row.body, etag: row.etag, lastModified: row.lastModified, fetchedAt: row.fetchedAt)
+                body: row.body, etag: row.etag, lastModified: row.lastModified, fetchedAt: row.fetchedAt,
+                sourceURL: row.sourceURL.flatMap(URL.init(string:)))
         } catch {
             throw .cacheUnreadable(location: "the database", detail: error.localizedDescription)
         }
@@ -25,7 +26,7 @@ struct StorageConfigCache: LocalConfigLoading {
             try await repository.save(
                 CachedDocument(
                     body: document.body, etag: document.etag, lastModified: document.lastModified,
-                    fetchedAt: document.fetchedAt))
+                    fetchedAt: document.fetchedAt, sourceURL: document.sourceURL?.absoluteString))
         } catch {
             throw .cacheWriteFailed(location: "the database", detail: error.localizedDescription)
         }

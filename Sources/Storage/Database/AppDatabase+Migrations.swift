@@ -28,6 +28,10 @@ extension AppDatabase {
             // The occurrence a recurring task counts from, so month ends do not drift.
             try db.alter(table: "task") { table in table.add(column: "anchorDate", .double) }
         }
+        migrator.registerMigration("v5-config-source") { db in
+            // The URL the cached config came from: its validators are sent only to that URL.
+            try db.alter(table: "configCache") { table in table.add(column: "sourceURL", .text) }
+        }
         return migrator
     }
 

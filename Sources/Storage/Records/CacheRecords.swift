@@ -11,17 +11,20 @@ struct ConfigCacheRecord: Codable, FetchableRecord, PersistableRecord {
     var etag: String?
     var lastModified: String?
     var fetchedAt: Double
+    var sourceURL: String?
 
     init(_ document: CachedDocument) {
         body = document.body
         etag = document.etag
         lastModified = document.lastModified
         fetchedAt = document.fetchedAt.timeIntervalSince1970
+        sourceURL = document.sourceURL
     }
 
     var document: CachedDocument {
         CachedDocument(
-            body: body, etag: etag, lastModified: lastModified, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
+            body: body, etag: etag, lastModified: lastModified, fetchedAt: Date(timeIntervalSince1970: fetchedAt),
+            sourceURL: sourceURL)
     }
 }
 

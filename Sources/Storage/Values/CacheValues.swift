@@ -10,12 +10,17 @@ public struct CachedDocument: Sendable, Hashable {
     public var lastModified: String?
     /// When it was fetched.
     public var fetchedAt: Date
+    /// Where it was fetched from, when known.
+    public var sourceURL: String?
 
     /// Creates a cached document.
-    public init(body: Data, etag: String? = nil, lastModified: String? = nil, fetchedAt: Date) {
+    public init(
+        body: Data, etag: String? = nil, lastModified: String? = nil, fetchedAt: Date, sourceURL: String? = nil
+    ) {
         self.body = body
         self.etag = etag
         self.lastModified = lastModified
         self.fetchedAt = fetchedAt
+        self.sourceURL = sourceURL
     }
 }

@@ -16,12 +16,14 @@ struct FileConfigCacheTests {
         let fetchedAt = Date(timeIntervalSince1970: 1_800_000_000.25)
         let document = CachedConfig(
             body: Data(#"{"minVersion":"1.2.0","features":{"a":true}}"#.utf8), etag: "\"v7\"",
-            lastModified: "Sat, 13 Mar 2021 09:00:00 GMT", fetchedAt: fetchedAt)
+            lastModified: "Sat, 13 Mar 2021 09:00:00 GMT", fetchedAt: fetchedAt,
+            sourceURL: URL(string: "https://config.example/tidings.json"))
         try await cache.persist(document)
         let loaded = try #require(try await cache.fetch())
         #expect(loaded.etag == "\"v7\"")
         #expect(loaded.lastModified == "Sat, 13 Mar 2021 09:00:00 GMT")
         #expect(loaded.fetchedAt == fetchedAt)
+        #expect(loaded.sourceURL == URL(string: "https://config.example/tidings.json"))
         #expect(try BundledConfig.decode(loaded.body, source: "cached")["features.a"] == .bool(true))
     }
 

@@ -112,7 +112,7 @@ struct ConfigProviderTests {
         let clock = ManualClock()
         let cached = CachedConfig(
             body: Data(#"{"minVersion":"1.1.0"}"#.utf8), etag: "\"v1\"", lastModified: "Sat, 13 Mar 2021 09:00:00 GMT",
-            fetchedAt: clock.now.addingTimeInterval(-86_400))
+            fetchedAt: clock.now.addingTimeInterval(-86_400), sourceURL: Fixture.url)
         let cache = MemoryConfigCache(cached)
         let transport = InMemoryTransport([InMemoryTransport.Stub(status: 304)])
         let provider = await Fixture.provider(transport: transport, cache: cache, clock: clock)
@@ -127,6 +127,27 @@ struct ConfigProviderTests {
         #expect(cache.document?.fetchedAt == clock.now)
         #expect(cache.document?.etag == "\"v1\"")
         #expect(provider.lastRefresh?.result == "not modified")
+    }
+
+    @Test(
+        "validators go only to the URL the cached copy came from: another URL gets an unconditional request",
+        arguments: [URL(string: "https://old-config.example/tidings.json"), nil])
+    func validatorsFollowTheirURL(source: URL?) async {
+        let clock = ManualClock()
+        let cached = CachedConfig(
+            body: Data(#"{"minVersion":"1.1.0"}"#.utf8), etag: "\"old\"", lastModified: "Sat, 13 Mar 2021 09:00:00 GMT",
+            fetchedAt: clock.now.addingTimeInterval(-86_400), sourceURL: source)
+        let cache = MemoryConfigCache(cached)
+        let transport = InMemoryTransport([Fixture.json(#"{"minVersion":"1.2.0"}"#, etag: "\"new\""), .init(status: 304)])
+        let provider = await Fixture.provider(transport: transport, cache: cache, clock: clock)
+
+        #expect(await provider.refresh(force: true) == .updated(changedKeys: ["minVersion"]))
+        #expect(transport.requests[0].headers["If-None-Match"] == nil)
+        #expect(transport.requests[0].headers["If-Modified-Since"] == nil)
+        #expect(cache.document?.sourceURL == Fixture.url)
+        // The document fetched from this URL is then confirmed with its own validators.
+        #expect(await provider.refresh(force: true) == .notModified)
+        #expect(transport.requests[1].headers["If-None-Match"] == "\"new\"")
     }
 
     @Test("each fault keeps the last good configuration and reports one reason", arguments: Fault.allCases)

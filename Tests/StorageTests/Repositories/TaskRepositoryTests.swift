@@ -142,7 +142,8 @@ struct FeedAndCacheRepositoryTests {
         let cache = ConfigCacheRepository(database: try AppDatabase.inMemory())
         let first = CachedDocument(body: Data("1".utf8), fetchedAt: now)
         let second = CachedDocument(
-            body: Data("2".utf8), etag: "e", lastModified: "m", fetchedAt: now.addingTimeInterval(1))
+            body: Data("2".utf8), etag: "e", lastModified: "m", fetchedAt: now.addingTimeInterval(1),
+            sourceURL: "https://config.example/tidings.json")
         try await cache.save(first)
         try await cache.save(second)
         #expect(try await cache.load() == second)
