@@ -117,6 +117,14 @@ struct TidingsCommand: AsyncParsableCommand {
             app = try await AppEnvironment.make(
                 home: location, configURL: configURL, environment: environment, logger: logger)
         } catch {
+            // With --json the failure is also the one JSON document on stdout, as for any
+            // failed command.
+            if json {
+                let document = JSONValue.object([
+                    "error": .object(["code": .string("startup_failed"), "message": .string(error.description)])
+                ])
+                Console.standard.out(document.description)
+            }
             FileHandle.standardError.write(Data("tidings: \(error.description)\n".utf8))
             throw ExitCode(1)
         }

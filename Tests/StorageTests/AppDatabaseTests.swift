@@ -60,6 +60,28 @@ struct AppDatabaseTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["tidings.sqlite"])
     }
 
+    @Test("another program's SQLite database is refused and left exactly as it was, journal mode included")
+    func foreignDatabase() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("tidings.sqlite")
+        do {
+            let other = try DatabaseQueue(path: url.path)
+            try other.write { db in try db.execute(sql: "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('x')")
+            }
+            try other.close()
+        }
+        let before = try Data(contentsOf: url)
+        #expect(throws: StorageError.notADatabase(path: url.path)) { try AppDatabase(path: url.path) }
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["tidings.sqlite"])
+        // An empty SQLite file (no tables yet) is Tidings' to set up.
+        try FileManager.default.removeItem(at: url)
+        try DatabaseQueue(path: url.path).close()
+        let fresh = try AppDatabase(path: url.path)
+        #expect(fresh.path == url.path)
+    }
+
     @Test("a damaged SQLite file (valid header, garbage pages) is reported, not crashed on")
     func damagedDatabase() async throws {
         let directory = try temporaryDirectory()

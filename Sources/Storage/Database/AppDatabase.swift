@@ -31,8 +31,9 @@ public final class AppDatabase: Sendable {
         {
             throw .cannotOpen(path: path, reason: "the directory \(directory) does not exist")
         }
-        if FileManager.default.fileExists(atPath: path), try Self.hasForeignHeader(path) {
-            throw .notADatabase(path: path)
+        if FileManager.default.fileExists(atPath: path) {
+            if try Self.hasForeignHeader(path) { throw .notADatabase(path: path) }
+            if try Self.hasForeignSchema(path) { throw .notADatabase(path: path) }
         }
         let pool: DatabasePool
         do {
@@ -146,6 +147,25 @@ public final class AppDatabase: Sendable {
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         return !header.isEmpty && header != Data("SQLite format 3\0".utf8)
+    }
+
+    /// Whether an SQLite file holds tables but was never migrated by Tidings (someone else's
+    /// database): read through a read-only connection, so nothing about the file changes, not
+    /// even its journal mode.
+    private static func hasForeignSchema(_ path: String) throws(StorageError) -> Bool {
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                let tables = try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                return try (tables ?? 0) > 0 && !db.tableExists("grdb_migrations")
+            }
+        } catch {
+            throw storageError(error, path: path)
+        }
     }
 
     static func storageError(_ error: any Error, path: String) -> StorageError {

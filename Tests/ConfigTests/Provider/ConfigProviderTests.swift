@@ -138,7 +138,9 @@ struct ConfigProviderTests {
             body: Data(#"{"minVersion":"1.1.0"}"#.utf8), etag: "\"old\"", lastModified: "Sat, 13 Mar 2021 09:00:00 GMT",
             fetchedAt: clock.now.addingTimeInterval(-86_400), sourceURL: source)
         let cache = MemoryConfigCache(cached)
-        let transport = InMemoryTransport([Fixture.json(#"{"minVersion":"1.2.0"}"#, etag: "\"new\""), .init(status: 304)])
+        let transport = InMemoryTransport([
+            Fixture.json(#"{"minVersion":"1.2.0"}"#, etag: "\"new\""), .init(status: 304),
+        ])
         let provider = await Fixture.provider(transport: transport, cache: cache, clock: clock)
 
         #expect(await provider.refresh(force: true) == .updated(changedKeys: ["minVersion"]))

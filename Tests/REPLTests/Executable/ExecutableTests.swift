@@ -134,6 +134,14 @@ struct ExecutableTests {
         let result = try TidingsBinary.run(["--home", home.path, "-c", "help"])
         #expect(result.status == 1)
         #expect(result.err.contains("is not a Tidings database"))
+        #expect(result.out.isEmpty)
+        // With --json the reason is also the one JSON document on standard output.
+        let json = try TidingsBinary.run(["--home", home.path, "--json", "-c", "task list"])
+        #expect(json.status == 1)
+        let document = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: [String: String]]
+        #expect(document?["error"]?["code"] == "startup_failed")
+        #expect(document?["error"]?["message"]?.contains("is not a Tidings database") == true)
+        #expect(json.out.split(separator: "\n").count == 1)
         #expect(try Data(contentsOf: database) == garbage)
     }
 }
