@@ -97,6 +97,8 @@ struct TidingsCommand: AsyncParsableCommand {
     }
 
     mutating func validate() throws {
+        if home?.isEmpty == true { throw ValidationError("--home needs a directory (it was given an empty one)") }
+        if db?.isEmpty == true { throw ValidationError("--db needs a file path (it was given an empty one)") }
         if let appVersion, (try? SemanticVersion(appVersion)) == nil {
             throw ValidationError("--app-version \"\(appVersion)\" is not a version like 1.2.3")
         }
@@ -147,8 +149,13 @@ struct TidingsCommand: AsyncParsableCommand {
         if !commands.isEmpty {
             status = await session.runScript(commands)
         } else if let script {
-            guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
-                FileHandle.standardError.write(Data("tidings: cannot read the script \(script)\n".utf8))
+            // Bytes that are not UTF-8 become U+FFFD, as on standard input and in -c.
+            let text: String
+            do {
+                text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: script)), as: UTF8.self)
+            } catch {
+                let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+                FileHandle.standardError.write(Data("tidings: cannot read the script \(script): \(reason)\n".utf8))
                 throw ExitCode(2)
             }
             // Any line ending: "\r\n" is one Character in Swift, so splitting on "\n" would miss it.

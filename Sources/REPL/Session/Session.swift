@@ -43,16 +43,19 @@ final class Session {
 
     /// Runs every line of a script (`-c` commands, a file, or piped stdin) and returns the
     /// exit status: 0, or the status of the first failure. With `--keep-going` every line runs
-    /// and the status is 1 if any failed, 3 if any was refused by the version gate.
+    /// and the status is 1 if any command failed (SPEC.md), else 3 if any was refused by the
+    /// version gate.
     func runScript(_ lines: some Sequence<String>) async -> Int32 {
-        var status: Int32 = 0
+        var failed = false
+        var refused = false
+        var status: Int32 { failed ? 1 : refused ? 3 : 0 }
         for line in lines {
             switch await execute(line) {
             case .proceed: continue
             case .quit: return status
             case .failed(let code):
                 if !options.keepGoing || code == 130 { return code }
-                status = max(status, code)
+                if code == 3 { refused = true } else { failed = true }
             }
         }
         return status

@@ -48,11 +48,28 @@ struct ExecutableTests {
         #expect(result.out.contains("usage: quit") && result.out.contains(#"added task #1 "Dust""#))
     }
 
-    @Test("an unknown flag is a usage error with status 2")
+    @Test("an unknown flag is a usage error with status 2; so is an empty --home or --db")
     func unknownFlag() throws {
         let result = try TidingsBinary.run(["--colour"])
         #expect(result.status == 2)
         #expect(result.err.contains("--colour"))
+        for flag in ["--home", "--db"] {
+            let empty = try TidingsBinary.run([flag, "", "-c", "help"])
+            #expect(empty.status == 2)
+            #expect(empty.err.contains("\(flag) needs"))
+        }
+    }
+
+    @Test("a SCRIPT file with bytes that are not UTF-8 runs, those bytes read as U+FFFD")
+    func scriptWithInvalidUTF8() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let script = home.appendingPathComponent("latin1.tidings")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try Data([0x74, 0x61, 0x73, 0x6B, 0x20, 0x61, 0x64, 0x64, 0x20, 0x43, 0x61, 0x66, 0xE9, 0x0A]).write(to: script)
+        let result = try TidingsBinary.run(["--home", home.path, script.path])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out == "added task #1 \"Caf\u{FFFD}\"\n")
     }
 
     @Test("-c commands run in order; the home gets its database; status 0")

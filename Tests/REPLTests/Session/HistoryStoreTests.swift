@@ -72,6 +72,10 @@ struct HomeLocationTests {
         #expect(
             HomeLocation(home: "", database: nil, environment: ["TIDINGS_HOME": ""], userHome: "/home/jo").directory
                 .path == "/home/jo/.local/share/tidings")
+        // `~` is $HOME when it is set.
+        #expect(
+            HomeLocation(home: nil, database: nil, environment: ["HOME": "/home/ann"]).directory.path
+                == "/home/ann/.local/share/tidings")
     }
 
     @Test("--db puts the database elsewhere")
