@@ -63,9 +63,16 @@ final class Session {
 
     /// Reads lines from the editor until `quit` or end of input; a failed command does not end
     /// an interactive session. Returns 0.
+    ///
+    /// When the configuration comes to require a newer version during the session (the
+    /// background refresh at start), the banner is shown before the next prompt, once.
     func runInteractive(editor: some LineReading) async -> Int32 {
+        var banner = updateBanner()  // the caller has shown it at start
         while true {
             await editor.prepare()
+            let current = updateBanner()
+            if let current, current != banner { console.err(current) }
+            banner = current
             guard let line = editor.readLine(prompt: "tidings> ") else { break }
             if history.add(line) { editor.remember(line) }
             if await execute(line) == .quit { break }

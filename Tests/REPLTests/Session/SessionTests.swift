@@ -1,3 +1,4 @@
+import Config
 import Foundation
 import Synchronization
 import Testing
@@ -23,8 +24,19 @@ final class ScriptedEditor: LineReading {
     private var lines: [String]
     private(set) var prompts: [String] = []
     private(set) var remembered: [String] = []
+    /// Runs before each prompt (with the prompt's number, from 1), as background work would.
+    private let beforePrompt: (Int) async -> Void
+    private var prepared = 0
 
-    init(_ lines: [String]) { self.lines = lines }
+    init(_ lines: [String], beforePrompt: @escaping (Int) async -> Void = { _ in }) {
+        self.lines = lines
+        self.beforePrompt = beforePrompt
+    }
+
+    func prepare() async {
+        prepared += 1
+        await beforePrompt(prepared)
+    }
 
     func readLine(prompt: String) -> String? {
         prompts.append(prompt)
@@ -150,6 +162,21 @@ struct SessionTests {
         #expect(editor.remembered == ["help", "oops", "help", "quit"])
         #expect(history.entries == ["help", "oops", "help", "quit"])
         #expect(transcript.err.count == 1)
+    }
+
+    @Test("a minVersion raised in the background during a session shows the banner before the next prompt, once")
+    func bannerMidSession() async throws {
+        let app = try await TestApp()
+        let (session, transcript) = app.session()
+        app.server.serve("https://config.test/config.json", #"{"minVersion":"2.0"}"#)
+        let editor = ScriptedEditor(["help quit", "help quit", "help quit"]) { prompt in
+            if prompt == 2 { _ = await app.environment.config.refresh(force: true) }
+        }
+        #expect(session.updateBanner() == nil)
+        #expect(await session.runInteractive(editor: editor) == 0)
+        let banners = transcript.err.filter { $0.contains("2.0") }
+        #expect(banners.count == 1, "\(transcript.err)")
+        #expect(transcript.out.count == 3)
     }
 
     @Test("end of input (Ctrl-D) ends an interactive session with status 0")
