@@ -20,7 +20,12 @@ enum OPMLReader {
             let title = (attributes["title"] ?? attributes["text"]).map(\.trimmedWhitespace).flatMap {
                 $0.isEmpty ? nil : $0
             }
-            if let xmlURL = attributes["xmlurl"]?.trimmedWhitespace, let url = URL(string: xmlURL), url.scheme != nil {
+            // Any outline with an xmlUrl is a subscription, even one whose URL is unusable
+            // (relative, no scheme): the importer reports it as skipped rather than lose it.
+            if let xmlURL = attributes["xmlurl"]?.trimmedWhitespace, !xmlURL.isEmpty,
+                let url = URL(string: xmlURL)
+                    ?? URL(string: xmlURL.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? "")
+            {
                 if seen.insert(url).inserted {
                     subscriptions.append(
                         OPMLSubscription(

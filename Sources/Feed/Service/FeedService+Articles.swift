@@ -86,7 +86,9 @@ extension FeedService {
         }
         var summary = ImportSummary(imported: 0, alreadyPresent: 0)
         for subscription in subscriptions {
-            guard let url = try? Self.url(from: subscription.feedURL.absoluteString) else {
+            // Only absolute URLs: a relative one would otherwise be read as a local path.
+            guard subscription.feedURL.scheme != nil, let url = try? Self.url(from: subscription.feedURL.absoluteString)
+            else {
                 summary.skipped.append(subscription.feedURL.absoluteString)
                 continue
             }

@@ -24,7 +24,11 @@ final class LibEditLineEditor: LineReading {
     func readLine(prompt: String) -> String? {
         tidings_set_at_prompt(1)
         defer { tidings_set_at_prompt(0) }
-        guard let raw = tidings_readline(prompt) else { return nil }
+        guard let raw = tidings_readline(prompt) else {
+            // Ctrl-D: end the prompt's line, so the shell's prompt starts on a fresh one.
+            FileHandle.standardOutput.write(Data("\n".utf8))
+            return nil
+        }
         defer { free(raw) }
         return String(cString: raw)
     }

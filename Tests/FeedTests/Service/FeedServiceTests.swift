@@ -142,14 +142,17 @@ struct FeedServiceOperationTests {
                 <outline text="Tech"><outline type="rss" text="A" xmlUrl="https://a.test/feed"/>
                 <outline type="rss" title="B" xmlUrl="https://b.test/feed"/></outline>
                 <outline type="rss" text="A again" xmlUrl="https://a.test/feed"/>
-                <outline type="rss" text="FTP" xmlUrl="ftp://c.test/feed"/></body></opml>
+                <outline type="rss" text="FTP" xmlUrl="ftp://c.test/feed"/>
+                <outline type="rss" text="Relative" xmlUrl="feeds/d.xml"/></body></opml>
                 """
             let summary = try await service.importOPML(Data(opml.utf8))
-            // The repeated URL counts once; a URL that is not http, https or file is skipped and named.
-            #expect(summary == ImportSummary(imported: 2, alreadyPresent: 0, skipped: ["ftp://c.test/feed"]))
+            // The repeated URL counts once; a URL that is not http, https or file, or not
+            // absolute, is skipped and named.
+            let skipped = ["ftp://c.test/feed", "feeds/d.xml"]
+            #expect(summary == ImportSummary(imported: 2, alreadyPresent: 0, skipped: skipped))
             #expect(
                 try await service.importOPML(Data(opml.utf8))
-                    == ImportSummary(imported: 0, alreadyPresent: 2, skipped: ["ftp://c.test/feed"]))
+                    == ImportSummary(imported: 0, alreadyPresent: 2, skipped: skipped))
             #expect(server.requests.isEmpty)
             let exported = try await service.exportOPML()
             let back = try OPML.subscriptions(in: exported)

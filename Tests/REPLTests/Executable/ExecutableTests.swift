@@ -186,7 +186,7 @@ struct InteractiveTests {
         #expect(history == "help quit\nhlep\nquit\n")
     }
 
-    @Test("Ctrl-D at an empty prompt quits with status 0")
+    @Test("Ctrl-D at an empty prompt quits with status 0, ending the prompt's line")
     func controlD() throws {
         let home = try temporaryHome()
         defer { try? FileManager.default.removeItem(at: home) }
@@ -194,6 +194,7 @@ struct InteractiveTests {
         #expect(terminal.waitFor("tidings> "))
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)
+        #expect(terminal.pending.unicodeScalars.last == "\n", "\(terminal.transcript.debugDescription)")
     }
 
     @Test("history from an earlier session is recalled with the Up arrow")
