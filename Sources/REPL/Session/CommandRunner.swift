@@ -76,7 +76,7 @@ struct CommandRunner: Sendable {
             guard arguments.count <= 2 else {
                 throw CommandError.usage("help takes a command name, like \"help feed add\"")
             }
-            throw CommandError.unknownCommand(topic)
+            throw CommandError.unknownCommand(topic, candidates: CommandCatalog.all.map(\.name))
         }
         let related = CommandCatalog.all.filter {
             $0.group == command.group && $0.name != command.name && command.isGroup

@@ -109,6 +109,19 @@ struct SessionTests {
         #expect(transcript.err == [#"error: unknown command "hlep" (did you mean "help"?); type "help" for the list"#])
     }
 
+    @Test("help on a mistyped sub-command suggests the nearest command name")
+    func helpDidYouMean() async throws {
+        let (session, transcript, app) = try await session()
+        defer { withExtendedLifetime(app) {} }
+        #expect(await session.execute("help task ad") == .failed(1))
+        #expect(await session.execute("help tsk list") == .failed(1))
+        #expect(
+            transcript.err == [
+                #"error: unknown command "task ad" (did you mean "task add"?); type "help" for the list"#,
+                #"error: unknown command "tsk list" (did you mean "task list"?); type "help" for the list"#,
+            ])
+    }
+
     @Test("an unbalanced quote is a usage error, not a crash")
     func unbalancedQuote() async throws {
         let (session, transcript, app) = try await session()
