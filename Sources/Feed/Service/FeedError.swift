@@ -17,8 +17,9 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
     case file(String)
     /// The document is not a feed, or is damaged beyond recovery.
     case parse(FeedParseError)
-    /// The page is HTML and links to no feed; `tried` are the common paths that failed too.
-    case noFeedFound(URL)
+    /// The page is HTML and no feed could be read from it: it links to none (`links` is empty),
+    /// or the feeds it links to (`links`) could not be read; the common paths failed too.
+    case noFeedFound(URL, links: [URL] = [])
     /// The URL is already subscribed.
     case alreadySubscribed(id: Int64, title: String)
     /// No feed, article or task has this id.
@@ -49,7 +50,12 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
         case .network(let reason): reason
         case .file(let reason): reason
         case .parse(let error): error.errorDescription ?? "\(error)"
-        case .noFeedFound(let url): "no feed found at \(url.absoluteString) (the page links to none)"
+        case .noFeedFound(let url, let links) where links.isEmpty:
+            "no feed found at \(url.absoluteString) (the page links to none)"
+        case .noFeedFound(let url, let links):
+            "no feed found at \(url.absoluteString): the page links to "
+                + links.map(\.absoluteString).joined(separator: ", ")
+                + (links.count == 1 ? ", which could not be read as a feed" : ", none of which could be read as a feed")
         case .alreadySubscribed(let id, let title): "already subscribed: feed #\(id) \"\(title)\""
         case .notFound(let entity, let id): "no \(entity) #\(id)"
         case .storage(let reason): reason

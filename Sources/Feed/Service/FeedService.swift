@@ -167,16 +167,15 @@ public actor FeedService {
             firstError = error
         }
         guard case .notAFeed = firstError, Self.looksLikeHTML(document) else { throw .parse(firstError) }
-        let candidates =
-            FeedDiscovery.feedLinks(inHTML: document.body, pageURL: document.url).map(\.url)
-            + FeedDiscovery.commonFeedURLs(for: document.url)
+        let links = FeedDiscovery.feedLinks(inHTML: document.body, pageURL: document.url).map(\.url)
+        let candidates = links + FeedDiscovery.commonFeedURLs(for: document.url)
         for candidate in candidates where candidate != url {
             guard case .fetched(let found)? = try? await fetcher.fetch(candidate, etag: nil, lastModified: nil),
                 let parsed = try? parse(found.body, found.url, found.charset)
             else { continue }
             return (found, parsed)
         }
-        throw .noFeedFound(url)
+        throw .noFeedFound(url, links: links)
     }
 
     static func looksLikeHTML(_ document: FetchedDocument) -> Bool {

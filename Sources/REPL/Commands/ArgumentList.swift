@@ -51,8 +51,10 @@ struct ArgumentList {
                 guard index < words.count else {
                     throw .usage("\(command): \(word) needs a count and a unit, like \(word) 2 weeks")
                 }
-                if Int(words[index]) != nil, index + 1 < words.count {
-                    guard !words[index + 1].hasPrefix("--") else {
+                // A number (whole or not: the frequency rules say what is wrong with 1.5) takes
+                // the unit after it; a lone word is a unit (`--every week`).
+                if Double(words[index]) != nil {
+                    guard index + 1 < words.count, !words[index + 1].hasPrefix("--") else {
                         throw .usage("\(word) \(words[index]) needs a unit: day, week, month or year")
                     }
                     values[name] = words[index] + " " + words[index + 1]

@@ -60,6 +60,19 @@ struct FeedServiceSubscribeTests {
             await #expect(throws: FeedError.noFeedFound(try #require(URL(string: "https://b.test/")))) {
                 try await service.subscribe(url: #require(URL(string: "https://b.test/")))
             }
+            // A page whose feed link is dead says so, naming the link.
+            server.serve(
+                "https://c.test/",
+                body: Data(
+                    #"<html><head><link rel="alternate" type="application/rss+xml" href="/dead.xml"></head></html>"#
+                        .utf8))
+            let dead = try #require(URL(string: "https://c.test/dead.xml"))
+            let page = try #require(URL(string: "https://c.test/"))
+            await #expect(throws: FeedError.noFeedFound(page, links: [dead])) { try await service.subscribe(url: page) }
+            #expect(
+                FeedError.noFeedFound(page, links: [dead]).errorDescription
+                    == "no feed found at https://c.test/: the page links to https://c.test/dead.xml, which could not be read as a feed"
+            )
         }
     }
 

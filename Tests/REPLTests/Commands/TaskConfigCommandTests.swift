@@ -57,6 +57,18 @@ struct TaskConfigCommandTests {
             await app.run(["task add x --evry 2 weeks"]).err == [
                 #"error: task add has no option "--evry" (did you mean "--every"?)"#
             ])
+        // --every: a count needs a unit after it; a count that is not whole is named as such.
+        #expect(
+            await app.run(["task add x --every 1"]).err == ["error: --every 1 needs a unit: day, week, month or year"])
+        #expect(
+            await app.run(["task add x --every 2 --due today"]).err == [
+                "error: --every 2 needs a unit: day, week, month or year"
+            ])
+        #expect(
+            await app.run(["task add x --every 1.5 days"]).err == [
+                #"error: frequency: "1.5" is not a whole number of days"#
+            ])
+        #expect(await app.run(["task add x --every week"]).out == [#"added task #1 "x", due 2026-11-22, every week"#])
         let json = await app.run(["task done 7"], json: true)
         #expect(json.out == [#"{"error":{"code":"not_found","message":"there is no task #7"}}"#])
     }
