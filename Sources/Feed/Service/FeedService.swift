@@ -58,8 +58,14 @@ public actor FeedService {
             guard ["http", "https", "file"].contains(scheme), url.isFileURL || url.host != nil else {
                 throw .invalidURL(trimmed)
             }
-            // One spelling per file (file://localhost/a/../b.xml is file:///b.xml).
-            return url.isFileURL ? URL(fileURLWithPath: url.path).standardizedFileURL : url
+            // One spelling per file (file://localhost/a/../b.xml is file:///b.xml), and per web
+            // address: scheme and host are case-insensitive (HTTP://Example.COM/a is
+            // http://example.com/a; the path keeps its case).
+            if url.isFileURL { return URL(fileURLWithPath: url.path).standardizedFileURL }
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+            components.scheme = scheme
+            components.host = components.host?.lowercased()
+            return components.url ?? url
         }
         let path = (trimmed as NSString).expandingTildeInPath
         return URL(fileURLWithPath: path).standardizedFileURL

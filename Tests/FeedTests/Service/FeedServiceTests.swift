@@ -86,6 +86,10 @@ struct FeedServiceSubscribeTests {
         // One spelling per file.
         #expect(try FeedService.url(from: "file://localhost/tmp/a/../b.xml").absoluteString == "file:///tmp/b.xml")
         #expect(try FeedService.url(from: "/tmp/a/../b.xml").absoluteString == "file:///tmp/b.xml")
+        // And per web address: scheme and host in lower case, the path and query as typed.
+        #expect(
+            try FeedService.url(from: "HTTP://News.Example.COM:8080/Feed.xml?Q=1").absoluteString
+                == "http://news.example.com:8080/Feed.xml?Q=1")
     }
 
     @Test("a local file can be subscribed; a missing one is a clear error")
