@@ -83,6 +83,23 @@ public struct FileConfigCache: LocalConfigLoading {
         }
     }
 
+    /// Where the last refresh attempt is kept: beside the cache, `<name>.attempt.json`.
+    var attemptURL: URL {
+        fileURL.deletingPathExtension().appendingPathExtension("attempt.json")
+    }
+
+    /// The last refresh attempt recorded; `nil` when none was or the file cannot be read.
+    public func lastAttempt() async -> ConfigAttempt? {
+        guard let data = try? Data(contentsOf: attemptURL) else { return nil }
+        return try? JSONDecoder().decode(ConfigAttempt.self, from: data)
+    }
+
+    /// Records the last refresh attempt (atomically; a failure to write it is ignored).
+    public func recordAttempt(_ attempt: ConfigAttempt) async {
+        guard let data = try? JSONEncoder().encode(attempt) else { return }
+        try? AtomicFile.write(data, to: attemptURL)
+    }
+
     /// Moves an unreadable file out of the way, replacing an older `.corrupt` copy.
     private func quarantine() {
         let aside = fileURL.appendingPathExtension("corrupt")

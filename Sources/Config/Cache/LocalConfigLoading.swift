@@ -43,4 +43,35 @@ public protocol LocalConfigLoading: Sendable {
     ///
     /// - Throws: `ConfigError.cacheWriteFailed`.
     func persist(_ document: CachedConfig) async throws(ConfigError)
+
+    /// The last refresh attempt recorded, failed ones included; `nil` when none was (or the
+    /// store keeps none).
+    func lastAttempt() async -> ConfigAttempt?
+
+    /// Records a refresh attempt, replacing the previous one. Best effort: a store that cannot
+    /// write it loses only what `config show` says about the last refresh.
+    func recordAttempt(_ attempt: ConfigAttempt) async
+}
+
+extension LocalConfigLoading {
+    /// Keeps no attempts.
+    public func lastAttempt() async -> ConfigAttempt? { nil }
+
+    /// Keeps no attempts.
+    public func recordAttempt(_ attempt: ConfigAttempt) async {}
+}
+
+/// One refresh attempt as it is shown later: when it ended and what came of it, in words
+/// (`updated: minVersion`, `not modified`, `failed: …`).
+public struct ConfigAttempt: Sendable, Hashable, Codable {
+    /// When it ended.
+    public var at: Date
+    /// What came of it.
+    public var result: String
+
+    /// Creates an attempt.
+    public init(at: Date, result: String) {
+        self.at = at
+        self.result = result
+    }
 }

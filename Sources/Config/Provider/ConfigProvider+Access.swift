@@ -10,6 +10,17 @@ extension ConfigProvider {
     /// `nil` when there has been none.
     public nonisolated var lastRefresh: ConfigRefreshRecord? { shared.withLock { $0.lastRefresh } }
 
+    /// The last refresh attempt, failed ones included, whichever run made it (the store keeps
+    /// it between runs); at start-up without one, the cached copy's fetch. `nil` when there
+    /// has been none.
+    public nonisolated var lastAttempt: ConfigAttempt? {
+        shared.withLock { state in
+            let fetched = state.lastRefresh.map { ConfigAttempt(at: $0.at, result: $0.result) }
+            guard let attempt = state.attempt else { return fetched }
+            return fetched.map { $0.at > attempt.at ? $0 : attempt } ?? attempt
+        }
+    }
+
     /// Every leaf value in force, dotted and sorted, with its source and fetch time.
     public nonisolated var entries: [ConfigValue] { current.entries }
 

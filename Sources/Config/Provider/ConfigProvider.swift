@@ -44,6 +44,8 @@ public actor ConfigProvider {
     struct SharedState: Sendable {
         var snapshot: ConfigSnapshot
         var lastRefresh: ConfigRefreshRecord?
+        /// The last refresh attempt, this run's or one recorded by an earlier run.
+        var attempt: ConfigAttempt?
         var subscribers: [UUID: AsyncStream<ConfigUpdate>.Continuation] = [:]
     }
 
@@ -64,7 +66,8 @@ public actor ConfigProvider {
     public init(
         configURL: URL, defaults: AppConfig, cached: CachedConfig?, cacheProblem: ConfigError? = nil,
         local: any LocalConfigLoading, remote: any RemoteConfigLoading, installationID: String,
-        minimumFetchInterval: TimeInterval = 12 * 3600, now: @escaping @Sendable () -> Date = { Date() }
+        minimumFetchInterval: TimeInterval = 12 * 3600, now: @escaping @Sendable () -> Date = { Date() },
+        lastAttempt: ConfigAttempt? = nil
     ) {
         self.configURL = configURL
         self.installationID = installationID
@@ -87,7 +90,7 @@ public actor ConfigProvider {
             }
         }
         self.cacheProblem = problem
-        shared = Mutex(SharedState(snapshot: snapshot, lastRefresh: lastRefresh))
+        shared = Mutex(SharedState(snapshot: snapshot, lastRefresh: lastRefresh, attempt: lastAttempt))
     }
 
     /// Reads the cache through `local` and creates the provider from it: a missing cache
@@ -102,7 +105,8 @@ public actor ConfigProvider {
         do { cached = try await local.fetch() } catch { problem = error }
         return ConfigProvider(
             configURL: configURL, defaults: defaults, cached: cached, cacheProblem: problem, local: local,
-            remote: remote, installationID: installationID, minimumFetchInterval: minimumFetchInterval, now: now)
+            remote: remote, installationID: installationID, minimumFetchInterval: minimumFetchInterval, now: now,
+            lastAttempt: await local.lastAttempt())
     }
 
     /// Fetches the configuration unless the minimum fetch interval has not passed (`force`
@@ -162,7 +166,12 @@ public actor ConfigProvider {
         // A fetch stopped because nobody waits for it any more says nothing about the server.
         if outcome == .failed(.cancelled) { return outcome }
         let record = ConfigRefreshRecord(at: now(), outcome: outcome, warnings: warnings)
-        shared.withLock { $0.lastRefresh = record }
+        let attempt = ConfigAttempt(at: record.at, result: record.result)
+        shared.withLock {
+            $0.lastRefresh = record
+            $0.attempt = attempt
+        }
+        await local.recordAttempt(attempt)
         return outcome
     }
 

@@ -44,7 +44,7 @@ struct ConfigCommands {
         lines.append(
             "this version:    \(context.appVersion)"
                 + (required ? " — " + context.display.styled("update required", "31") : " (no update required)"))
-        if let last = provider.lastRefresh {
+        if let last = provider.lastAttempt {
             lines.append("last refresh:    \(RFC3339.string(from: last.at)) (\(last.result))")
         } else {
             lines.append("last refresh:    never")
@@ -59,7 +59,7 @@ struct ConfigCommands {
                 }),
             "min_version": .string(minimum), "app_version": .string(context.appVersion.description),
             "update_required": .bool(required), "config_url": .string(provider.configURL.absoluteString),
-            "last_refresh": provider.lastRefresh.map { .object(["at": .date($0.at), "result": .string($0.result)]) }
+            "last_refresh": provider.lastAttempt.map { .object(["at": .date($0.at), "result": .string($0.result)]) }
                 ?? .null,
         ])
         return CommandOutput(text: lines.joined(separator: "\n"), json: json)

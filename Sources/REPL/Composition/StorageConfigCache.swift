@@ -20,6 +20,17 @@ struct StorageConfigCache: LocalConfigLoading {
         }
     }
 
+    /// The last refresh attempt saved in the database.
+    func lastAttempt() async -> ConfigAttempt? {
+        guard let row = try? await repository.lastAttempt() else { return nil }
+        return ConfigAttempt(at: row.at, result: row.result)
+    }
+
+    /// Saves the last refresh attempt; a failure to save it costs only `config show`'s line.
+    func recordAttempt(_ attempt: ConfigAttempt) async {
+        try? await repository.saveAttempt(at: attempt.at, result: attempt.result)
+    }
+
     /// Replaces the cached row.
     func persist(_ document: CachedConfig) async throws(ConfigError) {
         do {

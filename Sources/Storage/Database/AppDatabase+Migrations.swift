@@ -31,6 +31,12 @@ extension AppDatabase {
         migrator.registerMigration("v5-config-source") { db in
             // The URL the cached config came from: its validators are sent only to that URL.
             try db.alter(table: "configCache") { table in table.add(column: "sourceURL", .text) }
+            // The last refresh attempt, failed ones included, for `config show`.
+            try db.create(table: "configAttempt") { table in
+                table.column("id", .integer).primaryKey().check { $0 == 1 }
+                table.column("at", .double).notNull()
+                table.column("result", .text).notNull()
+            }
         }
         return migrator
     }

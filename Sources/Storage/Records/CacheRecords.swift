@@ -28,6 +28,15 @@ struct ConfigCacheRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
+/// The `configAttempt` row: always id 1.
+struct ConfigAttemptRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "configAttempt"
+
+    var id: Int64 = 1
+    var at: Double
+    var result: String
+}
+
 /// An `httpCache` row, keyed by URL.
 struct HTTPCacheRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "httpCache"

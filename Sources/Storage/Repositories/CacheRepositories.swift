@@ -18,6 +18,20 @@ public struct ConfigCacheRepository: Sendable {
     public func save(_ document: CachedDocument) async throws(StorageError) {
         try await database.write(source: .app) { db in try ConfigCacheRecord(document).save(db) }
     }
+
+    /// The last refresh attempt saved: when it ended and its result in words.
+    public func lastAttempt() async throws(StorageError) -> (at: Date, result: String)? {
+        try await database.read { db in
+            try ConfigAttemptRecord.fetchOne(db, key: 1).map { (Date(timeIntervalSince1970: $0.at), $0.result) }
+        }
+    }
+
+    /// Replaces the last refresh attempt.
+    public func saveAttempt(at: Date, result: String) async throws(StorageError) {
+        try await database.write(source: .app) { db in
+            try ConfigAttemptRecord(at: at.timeIntervalSince1970, result: result).save(db)
+        }
+    }
 }
 
 /// Stored HTTP responses by URL, for conditional requests and offline fallback.

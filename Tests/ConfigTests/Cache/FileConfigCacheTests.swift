@@ -25,6 +25,12 @@ struct FileConfigCacheTests {
         #expect(loaded.fetchedAt == fetchedAt)
         #expect(loaded.sourceURL == URL(string: "https://config.example/tidings.json"))
         #expect(try BundledConfig.decode(loaded.body, source: "cached")["features.a"] == .bool(true))
+        // The last refresh attempt lives in a file beside it.
+        #expect(await cache.lastAttempt() == nil)
+        let attempt = ConfigAttempt(at: fetchedAt, result: "failed: the server answered HTTP 500")
+        await cache.recordAttempt(attempt)
+        #expect(await FileConfigCache(home: home).lastAttempt() == attempt)
+        #expect(try await cache.fetch() == loaded)
     }
 
     @Test("writes replace the file whole and leave no temporary files behind")

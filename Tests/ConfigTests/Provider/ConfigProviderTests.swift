@@ -152,6 +152,27 @@ struct ConfigProviderTests {
         #expect(transport.requests[1].headers["If-None-Match"] == "\"new\"")
     }
 
+    @Test("a failed refresh is the last attempt a later run shows; throttling still counts from the last fetch")
+    func lastAttemptOutlivesTheRun() async {
+        let clock = ManualClock()
+        let cached = CachedConfig(
+            body: Data(#"{"minVersion":"1.1.0"}"#.utf8), fetchedAt: clock.now.addingTimeInterval(-86_400),
+            sourceURL: Fixture.url)
+        let cache = MemoryConfigCache(cached)
+        let transport = InMemoryTransport([InMemoryTransport.Stub(status: 500)])
+        let first = await Fixture.provider(transport: transport, cache: cache, clock: clock)
+        #expect(first.lastAttempt == ConfigAttempt(at: cached.fetchedAt, result: "ok"))
+        guard case .failed = await first.refresh(force: true) else {
+            Issue.record("expected a failure")
+            return
+        }
+        clock.advance(by: 60)
+        let later = await Fixture.provider(transport: transport, cache: cache, clock: clock)
+        #expect(later.lastAttempt?.at == clock.now.addingTimeInterval(-60))
+        #expect(later.lastAttempt?.result.hasPrefix("error: ") == true)
+        #expect(later.lastRefresh?.at == cached.fetchedAt)
+    }
+
     @Test("each fault keeps the last good configuration and reports one reason", arguments: Fault.allCases)
     func faultsKeepLastGood(fault: Fault) async {
         let clock = ManualClock()

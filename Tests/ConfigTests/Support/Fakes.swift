@@ -31,6 +31,9 @@ final class MemoryConfigCache: LocalConfigLoading {
         }
         if fail { throw .cacheWriteFailed(location: "memory", detail: "disk full") }
     }
+    private let attempt = Mutex<ConfigAttempt?>(nil)
+    func lastAttempt() async -> ConfigAttempt? { attempt.withLock { $0 } }
+    func recordAttempt(_ value: ConfigAttempt) async { attempt.withLock { $0 = value } }
 }
 
 /// A gate tasks wait at until the test opens it.

@@ -86,6 +86,15 @@ struct EndToEndTests {
             let later = try tidings(["task list"])
             #expect(later.status == 3 && later.err.contains("update required"))
             #expect(try tidings(["config get minVersion"]).out == "\"9.0.0\"  (cached)\n")
+
+            // A failed refresh keeps the values, and the next run's `config show` says it failed.
+            try FileManager.default.removeItem(at: site.appendingPathComponent("config.json"))
+            let failed = try tidings(["config refresh"])
+            #expect(failed.status == 1 && failed.err.contains("HTTP 404"))
+            let status = try JSONSerialization.jsonObject(with: Data(try tidings(["config show"], json: true).out.utf8))
+            let last = (status as? [String: Any])?["last_refresh"] as? [String: Any]
+            #expect((last?["result"] as? String)?.contains("HTTP 404") == true, "\(String(describing: last))")
+            #expect(try tidings(["config get minVersion"]).out == "\"9.0.0\"  (cached)\n")
         }
     }
 }

@@ -147,6 +147,13 @@ struct FeedAndCacheRepositoryTests {
         try await cache.save(first)
         try await cache.save(second)
         #expect(try await cache.load() == second)
+        // The last refresh attempt is kept beside it, one at a time.
+        #expect(try await cache.lastAttempt() == nil)
+        try await cache.saveAttempt(at: now, result: "failed: a")
+        try await cache.saveAttempt(at: now.addingTimeInterval(5), result: "not modified")
+        let attempt = try await cache.lastAttempt()
+        #expect(attempt?.at == now.addingTimeInterval(5) && attempt?.result == "not modified")
+        #expect(try await cache.load() == second)
     }
 
     @Test("HTTP cache entries are kept per URL with validators and freshness")
