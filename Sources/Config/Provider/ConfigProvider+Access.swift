@@ -11,14 +11,16 @@ extension ConfigProvider {
     public nonisolated var lastRefresh: ConfigRefreshRecord? { shared.withLock { $0.lastRefresh } }
 
     /// The last refresh attempt, failed ones included, whichever run made it (the store keeps
-    /// it between runs); at start-up without one, the cached copy's fetch. `nil` when there
-    /// has been none.
-    public nonisolated var lastAttempt: ConfigAttempt? {
-        shared.withLock { state in
-            let fetched = state.lastRefresh.map { ConfigAttempt(at: $0.at, result: $0.result) }
-            guard let attempt = state.attempt else { return fetched }
-            return fetched.map { $0.at > attempt.at ? $0 : attempt } ?? attempt
+    /// it between runs, read only when asked, so start-up does not pay for it); else the cached
+    /// copy's fetch. `nil` when there has been none.
+    public func lastAttempt() async -> ConfigAttempt? {
+        let (fetched, ours) = shared.withLock { state in
+            (state.lastRefresh.map { ConfigAttempt(at: $0.at, result: $0.result) }, state.attempt)
         }
+        var recorded = ours
+        if recorded == nil { recorded = await local.lastAttempt() }
+        let attempts = [fetched, recorded].compactMap { $0 }
+        return attempts.max { $0.at < $1.at }
     }
 
     /// Every leaf value in force, dotted and sorted, with its source and fetch time.

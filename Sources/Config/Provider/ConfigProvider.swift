@@ -26,7 +26,7 @@ public actor ConfigProvider {
     /// default is then in force until a refresh succeeds).
     public nonisolated let cacheProblem: ConfigError?
 
-    private let local: any LocalConfigLoading
+    let local: any LocalConfigLoading
     private let remote: any RemoteConfigLoading
     private let now: @Sendable () -> Date
     private let defaultInterval: TimeInterval
@@ -44,7 +44,7 @@ public actor ConfigProvider {
     struct SharedState: Sendable {
         var snapshot: ConfigSnapshot
         var lastRefresh: ConfigRefreshRecord?
-        /// The last refresh attempt, this run's or one recorded by an earlier run.
+        /// This run's last refresh attempt.
         var attempt: ConfigAttempt?
         var subscribers: [UUID: AsyncStream<ConfigUpdate>.Continuation] = [:]
     }
@@ -66,8 +66,7 @@ public actor ConfigProvider {
     public init(
         configURL: URL, defaults: AppConfig, cached: CachedConfig?, cacheProblem: ConfigError? = nil,
         local: any LocalConfigLoading, remote: any RemoteConfigLoading, installationID: String,
-        minimumFetchInterval: TimeInterval = 12 * 3600, now: @escaping @Sendable () -> Date = { Date() },
-        lastAttempt: ConfigAttempt? = nil
+        minimumFetchInterval: TimeInterval = 12 * 3600, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.configURL = configURL
         self.installationID = installationID
@@ -90,7 +89,7 @@ public actor ConfigProvider {
             }
         }
         self.cacheProblem = problem
-        shared = Mutex(SharedState(snapshot: snapshot, lastRefresh: lastRefresh, attempt: lastAttempt))
+        shared = Mutex(SharedState(snapshot: snapshot, lastRefresh: lastRefresh))
     }
 
     /// Reads the cache through `local` and creates the provider from it: a missing cache
@@ -105,8 +104,7 @@ public actor ConfigProvider {
         do { cached = try await local.fetch() } catch { problem = error }
         return ConfigProvider(
             configURL: configURL, defaults: defaults, cached: cached, cacheProblem: problem, local: local,
-            remote: remote, installationID: installationID, minimumFetchInterval: minimumFetchInterval, now: now,
-            lastAttempt: await local.lastAttempt())
+            remote: remote, installationID: installationID, minimumFetchInterval: minimumFetchInterval, now: now)
     }
 
     /// Fetches the configuration unless the minimum fetch interval has not passed (`force`

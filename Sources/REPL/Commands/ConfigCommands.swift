@@ -16,7 +16,7 @@ struct ConfigCommands {
         switch sub {
         case "show":
             try ArgumentList(rest, command: "config show").expectPositional(atMost: 0, usage: "config show")
-            return show()
+            return await show()
         case "refresh":
             try ArgumentList(rest, command: "config refresh").expectPositional(atMost: 0, usage: "config refresh")
             return try await refresh()
@@ -30,7 +30,7 @@ struct ConfigCommands {
         }
     }
 
-    private func show() -> CommandOutput {
+    private func show() async -> CommandOutput {
         let provider = context.config
         let entries = provider.entries
         var table = Table(columns: [.init(title: "KEY"), .init(title: "VALUE", flexible: true), .init(title: "SOURCE")])
@@ -44,7 +44,8 @@ struct ConfigCommands {
         lines.append(
             "this version:    \(context.appVersion)"
                 + (required ? " — " + context.display.styled("update required", "31") : " (no update required)"))
-        if let last = provider.lastAttempt {
+        let lastAttempt = await provider.lastAttempt()
+        if let last = lastAttempt {
             lines.append("last refresh:    \(RFC3339.string(from: last.at)) (\(last.result))")
         } else {
             lines.append("last refresh:    never")
@@ -59,7 +60,7 @@ struct ConfigCommands {
                 }),
             "min_version": .string(minimum), "app_version": .string(context.appVersion.description),
             "update_required": .bool(required), "config_url": .string(provider.configURL.absoluteString),
-            "last_refresh": provider.lastAttempt.map { .object(["at": .date($0.at), "result": .string($0.result)]) }
+            "last_refresh": lastAttempt.map { .object(["at": .date($0.at), "result": .string($0.result)]) }
                 ?? .null,
         ])
         return CommandOutput(text: lines.joined(separator: "\n"), json: json)

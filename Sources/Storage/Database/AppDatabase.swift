@@ -32,8 +32,15 @@ public final class AppDatabase: Sendable {
             throw .cannotOpen(path: path, reason: "the directory \(directory) does not exist")
         }
         if FileManager.default.fileExists(atPath: path) {
-            if try Self.hasForeignHeader(path) { throw .notADatabase(path: path) }
-            if try Self.hasForeignSchema(path) { throw .notADatabase(path: path) }
+            let header = try Self.header(path)
+            if !header.isEmpty && !header.starts(with: Data("SQLite format 3\0".utf8)) {
+                throw .notADatabase(path: path)
+            }
+            // Tidings keeps its files in WAL mode (header bytes 18 and 19 are 2); a file in
+            // rollback-journal mode with tables in it may be someone else's, which is refused
+            // rather than migrated.
+            let isWAL = header.count >= 20 && header[18] == 2 && header[19] == 2
+            if !header.isEmpty, !isWAL, try Self.hasForeignSchema(path) { throw .notADatabase(path: path) }
         }
         let pool: DatabasePool
         do {
@@ -138,15 +145,14 @@ public final class AppDatabase: Sendable {
         return configuration
     }
 
-    /// Whether a non-empty file does not start with SQLite's header, checked before SQLite
-    /// opens it so that nothing (not even a WAL file) is written beside a foreign file.
-    private static func hasForeignHeader(_ path: String) throws(StorageError) -> Bool {
+    /// The first 20 bytes of the file (empty for an empty file), read before SQLite opens it
+    /// so that nothing (not even a WAL file) is written beside a foreign file.
+    private static func header(_ path: String) throws(StorageError) -> Data {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .cannotOpen(path: path, reason: "the file cannot be read")
         }
         defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        return !header.isEmpty && header != Data("SQLite format 3\0".utf8)
+        return (try? handle.read(upToCount: 20)) ?? Data()
     }
 
     /// Whether an SQLite file holds tables but was never migrated by Tidings (someone else's

@@ -161,15 +161,16 @@ struct ConfigProviderTests {
         let cache = MemoryConfigCache(cached)
         let transport = InMemoryTransport([InMemoryTransport.Stub(status: 500)])
         let first = await Fixture.provider(transport: transport, cache: cache, clock: clock)
-        #expect(first.lastAttempt == ConfigAttempt(at: cached.fetchedAt, result: "ok"))
+        #expect(await first.lastAttempt() == ConfigAttempt(at: cached.fetchedAt, result: "ok"))
         guard case .failed = await first.refresh(force: true) else {
             Issue.record("expected a failure")
             return
         }
         clock.advance(by: 60)
         let later = await Fixture.provider(transport: transport, cache: cache, clock: clock)
-        #expect(later.lastAttempt?.at == clock.now.addingTimeInterval(-60))
-        #expect(later.lastAttempt?.result.hasPrefix("error: ") == true)
+        let attempt = await later.lastAttempt()
+        #expect(attempt?.at == clock.now.addingTimeInterval(-60))
+        #expect(attempt?.result.hasPrefix("error: ") == true)
         #expect(later.lastRefresh?.at == cached.fetchedAt)
     }
 
