@@ -3,20 +3,21 @@ import Models
 
 /// Reads JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1).
 ///
-/// Liberal like the best readers: ids may be strings or numbers, the 1.0 `author` and the 1.1
+/// The JSON is read by `JSONScanner` (strict RFC 8259, bounded nesting). Liberal like the best
+/// readers: ids may be strings or numbers, the 1.0 `author` and the 1.1
 /// `authors` are both read, relative URLs are resolved against the document's URL, and an
 /// item that is not an object, or has nothing usable, is skipped with a warning instead of
 /// failing the feed.
 enum JSONFeedParser {
     static func parse(_ data: Data, url: URL?) throws(FeedParseError) -> ParsedFeed {
-        let object: Any
+        let feed: JSONNode
         do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            feed = try JSONScanner.parse(data)
         } catch {
-            throw .malformed("the JSON is not valid (\(error.localizedDescription))")
+            throw .malformed("the JSON is not valid (\(error.message) at byte \(error.offset))")
         }
-        guard let feed = object as? [String: Any] else { throw .notAFeed("the JSON is not an object") }
-        guard let version = feed["version"] as? String, version.contains("jsonfeed.org/version/") else {
+        guard feed.isObject else { throw .notAFeed("the JSON is not an object") }
+        guard let version = feed["version"]?.string, version.contains("jsonfeed.org/version/") else {
             throw .notAFeed("the JSON has no JSON Feed \"version\"")
         }
         let format: FeedFormat = version.hasSuffix("/1") ? .jsonFeed10 : .jsonFeed11
@@ -27,10 +28,10 @@ enum JSONFeedParser {
         var warnings: [String] = []
         var items: [ParsedItem] = []
         let feedAuthors = Self.authors(feed)
-        let rawItems = feed["items"] as? [Any] ?? []
-        if feed["items"] != nil, feed["items"] as? [Any] == nil { warnings.append("\"items\" is not an array") }
-        for (index, raw) in rawItems.enumerated() {
-            guard let item = raw as? [String: Any] else {
+        let rawItems = feed["items"]?.array ?? []
+        if let value = feed["items"], value.array == nil { warnings.append("\"items\" is not an array") }
+        for (index, item) in rawItems.enumerated() {
+            guard item.isObject else {
                 warnings.append("items[\(index)] is not an object; skipped")
                 continue
             }
@@ -49,55 +50,69 @@ enum JSONFeedParser {
             authors: feedAuthors, items: items, warnings: warnings)
     }
 
-    private static func item(_ item: [String: Any], base: URL?) -> ParsedItem? {
+    private static func item(_ item: JSONNode, base: URL?) -> ParsedItem? {
         let id: String? =
             switch item["id"] {
-            case let text as String: text
-            case let number as NSNumber: number.stringValue
+            case .string(let text): text
+            case .number(let text): Self.numberText(text)
             default: nil
             }
         let parsed = ParsedItem(
             id: id, title: text(item["title"]), link: url(item["url"], base: base),
             externalLink: url(item["external_url"], base: base),
-            published: (item["date_published"] as? String).flatMap(FeedDate.date(from:)),
-            updated: (item["date_modified"] as? String).flatMap(FeedDate.date(from:)), authors: authors(item),
+            published: item["date_published"]?.string.flatMap(FeedDate.date(from:)),
+            updated: item["date_modified"]?.string.flatMap(FeedDate.date(from:)), authors: authors(item),
             summary: text(item["summary"]), contentHTML: text(item["content_html"]),
             contentText: text(item["content_text"]),
-            categories: (item["tags"] as? [Any] ?? []).compactMap { text($0) },
-            enclosures: (item["attachments"] as? [Any] ?? []).compactMap { attachment($0, base: base) })
+            categories: (item["tags"]?.array ?? []).compactMap { text($0) },
+            enclosures: (item["attachments"]?.array ?? []).compactMap { attachment($0, base: base) })
         let hasSomething =
             id != nil || parsed.link != nil || parsed.title != nil || parsed.contentHTML != nil
             || parsed.contentText != nil || parsed.summary != nil
         return hasSomething ? parsed : nil
     }
 
-    private static func authors(_ object: [String: Any]) -> [Author] {
-        var list = (object["authors"] as? [Any] ?? []).compactMap(author)
+    /// A numeric id as text: an integer as written (`42`), any other number as its value
+    /// prints (`1.5`, `1e3` is `1000`).
+    private static func numberText(_ text: String) -> String {
+        if Int64(text) != nil { return text }
+        guard let value = Double(text) else { return text }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    private static func authors(_ object: JSONNode) -> [Author] {
+        var list = (object["authors"]?.array ?? []).compactMap(author)
         if list.isEmpty, let single = object["author"].flatMap(author) { list = [single] }
         return list
     }
 
-    private static func author(_ value: Any) -> Author? {
-        guard let object = value as? [String: Any] else { return nil }
-        let author = Author(name: text(object["name"]), email: nil, uri: text(object["url"]))
+    private static func author(_ value: JSONNode) -> Author? {
+        guard value.isObject else { return nil }
+        let author = Author(name: text(value["name"]), email: nil, uri: text(value["url"]))
         return author.name == nil && author.uri == nil ? nil : author
     }
 
-    private static func attachment(_ value: Any, base: URL?) -> Enclosure? {
-        guard let object = value as? [String: Any], let url = url(object["url"], base: base) else { return nil }
-        let size = (object["size_in_bytes"] as? NSNumber)?.int64Value
-        return Enclosure(url: url, mimeType: text(object["mime_type"]), length: size)
+    private static func attachment(_ value: JSONNode, base: URL?) -> Enclosure? {
+        guard value.isObject, let url = url(value["url"], base: base) else { return nil }
+        let size: Int64? =
+            if case .number(let text)? = value["size_in_bytes"] {
+                Int64(text) ?? Double(text).flatMap { $0.isFinite && abs($0) < 9e18 ? Int64($0) : nil }
+            } else {
+                nil
+            }
+        return Enclosure(url: url, mimeType: text(value["mime_type"]), length: size)
     }
 
     /// A non-empty string value, trimmed.
-    private static func text(_ value: Any?) -> String? {
-        guard let string = value as? String else { return nil }
+    private static func text(_ value: JSONNode?) -> String? {
+        guard let string = value?.string else { return nil }
         let trimmed = string.trimmedWhitespace
         return trimmed.isEmpty ? nil : trimmed
     }
 
     /// An absolute URL from a string value, resolved against `base` when relative.
-    private static func url(_ value: Any?, base: URL?) -> URL? {
+    private static func url(_ value: JSONNode?, base: URL?) -> URL? {
         guard let string = text(value), let url = URL(string: string, relativeTo: base) else { return nil }
         return url.absoluteURL
     }
