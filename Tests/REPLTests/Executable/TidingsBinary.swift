@@ -86,6 +86,8 @@ final class TerminalSession {
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = "xterm"
         environment.removeValue(forKey: "TIDINGS_HOME")
+        // A crash prints its backtrace and ends, instead of waiting at the terminal for a key.
+        environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no"
         process.environment = environment
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
         process.standardInput = handle
