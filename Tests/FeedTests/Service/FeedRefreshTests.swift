@@ -9,12 +9,6 @@ import Testing
 
 @Suite("FeedService: refreshing")
 struct FeedRefreshTests {
-    private func subscribe(_ service: FeedService, _ urls: [String]) async throws -> [FeedSource] {
-        var feeds: [FeedSource] = []
-        for url in urls { feeds.append(try await service.subscribe(url: #require(URL(string: url))).feed) }
-        return feeds
-    }
-
     @Test("a second refresh of unchanged feeds makes one conditional request each and parses nothing")
     func unchangedFeedsAreNotParsed() async throws {
         try await withTemporaryDatabase { database in

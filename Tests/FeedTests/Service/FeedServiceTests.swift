@@ -113,10 +113,10 @@ struct FeedServiceOperationTests {
     @Test("rename, mark read/unread/star, mark all read, article to task, unsubscribe")
     func operations() async throws {
         try await withTemporaryDatabase { database in
-            let server = FakeFeedServer()
-            server.serve("https://example.com/feed.xml", body: rss(title: "Example", count: 3))
-            let service = makeService(database, server)
-            let feed = try await service.subscribe(url: #require(URL(string: "https://example.com/feed.xml"))).feed
+            let served = try await subscribedService(database, [("https://example.com/feed.xml", "Example", 3)])
+            let service = served.service
+            let feeds = served.feeds
+            let feed = feeds[0]
             let feedID = try #require(feed.id)
             try await service.rename(id: feedID, to: "  Renamed ")
             #expect(try await service.subscription(id: feedID).title == "Renamed")

@@ -112,3 +112,28 @@ func makeService(
         database: database, fetcher: HTTPFeedFetcher(transport: server.transport, now: now), now: now,
         maxConcurrentRefreshes: { limit }, parse: counter.parse)
 }
+
+/// Subscribes `service` to each URL in order and returns the feeds.
+func subscribe(_ service: FeedService, _ urls: [String]) async throws -> [FeedSource] {
+    var feeds: [FeedSource] = []
+    for url in urls { feeds.append(try await service.subscribe(url: #require(URL(string: url))).feed) }
+    return feeds
+}
+
+/// A fake server, a service over a database fetching from it, and the feeds it subscribed.
+struct SubscribedService {
+    let server: FakeFeedServer
+    let service: FeedService
+    let feeds: [FeedSource]
+}
+
+/// A fake server serving, at each URL, an RSS document of `count` items for `title`; a service
+/// over `database` fetching from it; and the feeds subscribed in order.
+func subscribedService(_ database: AppDatabase, _ feeds: [(url: String, title: String, count: Int)])
+    async throws -> SubscribedService
+{
+    let server = FakeFeedServer()
+    for feed in feeds { server.serve(feed.url, body: rss(title: feed.title, count: feed.count)) }
+    let service = makeService(database, server)
+    return SubscribedService(server: server, service: service, feeds: try await subscribe(service, feeds.map(\.url)))
+}

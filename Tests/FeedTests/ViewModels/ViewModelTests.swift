@@ -43,6 +43,8 @@ struct ViewModelTests {
     @Test("a refresh publishes loaded only after the articles are stored (the seed's early table reload)")
     func loadedOnlyAfterDataIsStored() async throws {
         try await withTemporaryDatabase { database in
+            // Built here, not with subscribedService: the recorder's closure captures `service`,
+            // and passing it through a helper first crashes Swift 6.3.1's SendNonSendable pass.
             let server = FakeFeedServer()
             server.serve("https://v.test/feed", body: rss(title: "V", count: 2))
             let service = makeService(database, server)
@@ -73,10 +75,8 @@ struct ViewModelTests {
     @Test("a failed refresh keeps the last good snapshot")
     func failureKeepsStaleContent() async throws {
         try await withTemporaryDatabase { database in
-            let server = FakeFeedServer()
-            server.serve("https://v.test/feed", body: rss(title: "V", count: 2))
-            let service = makeService(database, server)
-            _ = try await service.subscribe(url: #require(URL(string: "https://v.test/feed")))
+            let served = try await subscribedService(database, [("https://v.test/feed", "V", 2)])
+            let service = served.service
             let viewModel = FeedListViewModel(service: service)
             await viewModel.load()
             await #expect(throws: FeedError.notFound(entity: "feed", id: 42)) { try await viewModel.refresh([42]) }
@@ -92,12 +92,12 @@ struct ViewModelTests {
     @Test("the feed list follows other writers: an unread count change is a reload, a removed feed a delete")
     func feedListFollowsChanges() async throws {
         try await withTemporaryDatabase { database in
-            let server = FakeFeedServer()
-            server.serve("https://a.test/f", body: rss(title: "A", count: 3))
-            server.serve("https://b.test/f", body: rss(title: "B", count: 1))
-            let service = makeService(database, server)
-            let a = try await service.subscribe(url: #require(URL(string: "https://a.test/f"))).feed
-            let b = try await service.subscribe(url: #require(URL(string: "https://b.test/f"))).feed
+            let served = try await subscribedService(
+                database, [("https://a.test/f", "A", 3), ("https://b.test/f", "B", 1)])
+            let server = served.server
+            let service = served.service
+            let feeds = served.feeds
+            let (a, b) = (feeds[0], feeds[1])
             let viewModel = FeedListViewModel(service: service)
             await viewModel.load()
             viewModel.startObserving()
@@ -121,10 +121,11 @@ struct ViewModelTests {
     )
     func articleListPagesAndFollowsChanges() async throws {
         try await withTemporaryDatabase { database in
-            let server = FakeFeedServer()
-            server.serve("https://a.test/f", body: rss(title: "A", count: 7))
-            let service = makeService(database, server)
-            let feed = try await service.subscribe(url: #require(URL(string: "https://a.test/f"))).feed
+            let served = try await subscribedService(database, [("https://a.test/f", "A", 7)])
+            let server = served.server
+            let service = served.service
+            let feeds = served.feeds
+            let feed = feeds[0]
             let viewModel = ArticleListViewModel(service: service, pageSize: 3)
             await viewModel.load(ArticleQuery(feedID: feed.id, unreadOnly: true))
             let first = try #require(viewModel.state.content)
@@ -166,10 +167,8 @@ struct ViewModelTests {
             func route(_ intent: NavigationIntent) async { events.withLock { $0.append("\(intent)") } }
         }
         try await withTemporaryDatabase { database in
-            let server = FakeFeedServer()
-            server.serve("https://a.test/f", body: rss(title: "A", count: 1))
-            let service = makeService(database, server)
-            _ = try await service.subscribe(url: #require(URL(string: "https://a.test/f")))
+            let served = try await subscribedService(database, [("https://a.test/f", "A", 1)])
+            let service = served.service
             let recorder = Recorder()
             let viewModel = ArticleListViewModel(service: service, analytics: recorder, router: recorder)
             await viewModel.load(ArticleQuery())
