@@ -58,6 +58,13 @@ private func addTasks(_ service: TaskService, count: Int) async throws -> [Int64
 private final class State: @unchecked Sendable {
     var database: AppDatabase?
     var ids: [Int64] = []
+
+    /// A fresh database file `name` holding 10,000 tasks, kept with their ids.
+    func prepare(_ name: String) async throws {
+        let database = try freshDatabase(name)
+        ids = try await addTasks(service(database), count: 10_000)
+        self.database = database
+    }
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -89,11 +96,7 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(try await tasks.add(name: "Take out the bins", due: fixedNow))
             }
         },
-        setup: {
-            let database = try freshDatabase("tasks-one-add.sqlite")
-            try await addTasks(service(database), count: 10_000)
-            stored.database = database
-        })
+        setup: { try await stored.prepare("tasks-one-add.sqlite") })
 
     let listed = State()
     Benchmark(
@@ -105,11 +108,7 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(try await tasks.list(.overdue))
             }
         },
-        setup: {
-            let database = try freshDatabase("tasks-list.sqlite")
-            try await addTasks(service(database), count: 10_000)
-            listed.database = database
-        })
+        setup: { try await listed.prepare("tasks-list.sqlite") })
 
     let completed = State()
     Benchmark(
@@ -124,9 +123,8 @@ let benchmarks: @Sendable () -> Void = {
             }
         },
         setup: {
-            let database = try freshDatabase("tasks-complete.sqlite")
-            let ids = try await addTasks(service(database), count: 10_000)
+            try await completed.prepare("tasks-complete.sqlite")
+            let ids = completed.ids
             completed.ids = stride(from: 0, to: ids.count, by: 3).map { ids[$0] }  // the recurring ones
-            completed.database = database
         })
 }
