@@ -37,7 +37,7 @@ let package = Package(
             dependencies: ["Models", "CCurl"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "NetworkingTests", dependencies: ["Networking", "Models"],
+            name: "NetworkingTests", dependencies: ["Networking", "Models", "CCurl"],
             exclude: ["Support/test_server.py"],
             swiftSettings: swiftSettings),
 

@@ -15,6 +15,8 @@ enum {
     OPT_ACCEPT_ENCODING = 10102, OPT_POSTFIELDS = 10015, OPT_WRITEFUNCTION = 20011, OPT_HEADERFUNCTION = 20079,
     OPT_XFERINFOFUNCTION = 20219, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_NOPROGRESS = 43, OPT_NOBODY = 44,
     OPT_FOLLOWLOCATION = 52, OPT_NOSIGNAL = 99, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
+    OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182, OPT_PROTOCOLS_STR = 10318, OPT_REDIR_PROTOCOLS_STR = 10319,
+    PROTO_HTTP = 1, PROTO_HTTPS = 2,
     INFO_RESPONSE_CODE = 0x200002,
     E_OK = 0, E_WRITE_ERROR = 23, E_OPERATION_TIMEDOUT = 28, E_ABORTED_BY_CALLBACK = 42,
     GLOBAL_ALL = 3,
@@ -145,6 +147,14 @@ void tidings_http_perform(
     struct curl_slist *list = NULL;
     for (size_t i = 0; i < count; i++) list = curl.slist_append(list, headers[i]);
     char error[256] = "";
+    // Only http and https, whatever the URL or a redirect says: no gopher:, dict:, ftp: or file:
+    // request can ever be made (request forgery against local services, local file reads).
+    // libcurl 7.85 has the string options; older ones the bit masks (deprecated since).
+    if (curl.easy_setopt(handle, OPT_PROTOCOLS_STR, "http,https") != E_OK ||
+        curl.easy_setopt(handle, OPT_REDIR_PROTOCOLS_STR, "http,https") != E_OK) {
+        curl.easy_setopt(handle, OPT_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
+        curl.easy_setopt(handle, OPT_REDIR_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
+    }
     curl.easy_setopt(handle, OPT_URL, url);
     curl.easy_setopt(handle, OPT_NOSIGNAL, 1L);
     curl.easy_setopt(handle, OPT_FOLLOWLOCATION, 0L);

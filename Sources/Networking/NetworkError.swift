@@ -19,6 +19,9 @@ public enum NetworkError: Error, Sendable, Equatable, LocalizedError {
     case bodyTooLarge(limit: Int)
     /// Redirects went on past the limit, or in a loop.
     case tooManyRedirects(URL)
+    /// A URL (the request's, or a redirect's `Location`) names a scheme other than http or
+    /// https; nothing was sent to it. Only http and https are ever fetched for a remote answer.
+    case unsupportedScheme(String, URL)
     /// There is no token: the user must sign in.
     case loginRequired
     /// Tokens were refreshed too often in a short time; something rejects every new token.
@@ -35,9 +38,17 @@ public enum NetworkError: Error, Sendable, Equatable, LocalizedError {
         case .cancelled: "the request was cancelled"
         case .bodyTooLarge(let limit): "the response is larger than \(limit / 1_000_000) MB"
         case .tooManyRedirects(let url): "too many redirects (last to \(url.absoluteString))"
+        case .unsupportedScheme(let scheme, let url):
+            "refused to fetch \(url.absoluteString): the scheme \"\(scheme)\" is not http or https"
         case .loginRequired: "sign in first"
         case .refreshLoop: "the server keeps rejecting new sign-in tokens; sign in again"
         }
+    }
+
+    /// The lower-cased scheme of `url` when it is not http or https (`nil` for a web URL).
+    static func unfetchableScheme(_ url: URL) -> String? {
+        let scheme = url.scheme?.lowercased() ?? ""
+        return scheme == "http" || scheme == "https" ? nil : (scheme.isEmpty ? "(none)" : scheme)
     }
 
     /// Whether trying again later may succeed: timeouts, connection failures and the statuses

@@ -47,7 +47,8 @@ void tidings_http_cancel(tidings_http_request *request);
 /// Frees a request handle (after `tidings_http_perform` has returned).
 void tidings_http_request_free(tidings_http_request *request);
 
-/// Performs one exchange, blocking the calling thread. Redirects are not followed (the 3xx
+/// Performs one exchange, blocking the calling thread. Only http and https URLs are fetched
+/// (any other scheme fails with TIDINGS_HTTP_TRANSPORT). Redirects are not followed (the 3xx
 /// comes back). `headers` are `count` "Name: value" lines.
 void tidings_http_perform(
     tidings_http_request *request, const char *method, const char *url, const char *const *headers, size_t count,

@@ -72,8 +72,8 @@ public struct APIClient: Sendable {
         }
     }
 
-    /// Follows 3xx `Location`s up to `maxRedirects`, stopping at a loop; 303 (and 301/302 after
-    /// a POST) continue as GET. The response carries the new URL when every hop so far was
+    /// Follows 3xx `Location`s up to `maxRedirects`, stopping at a loop and refusing any
+    /// `Location` that is not http or https; 303 (and 301/302 after a POST) continue as GET. The response carries the new URL when every hop so far was
     /// permanent (301/308), which is when a stored URL should change.
     private func followingRedirects(_ original: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
         var request = original
@@ -91,6 +91,8 @@ public struct APIClient: Sendable {
             guard let next = URL(string: location, relativeTo: request.url)?.absoluteURL else {
                 throw .transport("the server redirected to an invalid URL: \(location)")
             }
+            // A remote answer may only lead to another web address (no gopher:, file:, ...).
+            if let scheme = NetworkError.unfetchableScheme(next) { throw .unsupportedScheme(scheme, next) }
             allPermanent = allPermanent && [301, 308].contains(response.status)
             if allPermanent { permanent = next }
             guard visited.insert(next).inserted else { throw .tooManyRedirects(next) }

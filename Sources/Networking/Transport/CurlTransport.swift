@@ -36,7 +36,13 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// Sends one request; redirects come back as 3xx responses.
+    ///
+    /// - Throws: `.unsupportedScheme` for a URL that is not http or https (libcurl is also
+    ///   restricted to those two, so no other protocol can be reached by any path).
     public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
+        if let scheme = NetworkError.unfetchableScheme(request.url) {
+            throw .unsupportedScheme(scheme, request.url)
+        }
         guard let handle = tidings_http_request_new() else { throw .transport("out of memory") }
         let exchange = Exchange(handle: handle)
         defer { tidings_http_request_free(handle) }

@@ -5,6 +5,7 @@ until killed."""
 import gzip
 import http.server
 import os
+import socket
 import sys
 import threading
 
@@ -17,6 +18,25 @@ ETAG = '"v1"'
 LAST_MODIFIED = "Sat, 13 Mar 2021 09:00:00 GMT"
 seen = {}
 lock = threading.Lock()
+
+# A bare TCP listener that counts connections: a redirect to gopher://, dict://, ftp:// ...
+# pointing here must never reach it.
+canary = socket.socket()
+canary.bind(("127.0.0.1", 0))
+canary.listen(16)
+canary_hits = 0
+
+
+def count_canary_connections():
+    global canary_hits
+    while True:
+        connection, _ = canary.accept()
+        with lock:
+            canary_hits += 1
+        connection.close()
+
+
+threading.Thread(target=count_canary_connections, daemon=True).start()
 
 
 class Handler(loopback.Handler):
@@ -62,6 +82,16 @@ class Handler(loopback.Handler):
             if remaining == 0:
                 return self.send(200, b"landed")
             return self.send(302, headers={"Location": f"/redirect/{remaining - 1}"})
+        if parts[0] == "scheme":
+            # /scheme/<name>: a redirect to <name>://127.0.0.1:<canary>/_GET%20/x (or, for file,
+            # to a local file); /scheme/<name>/relative redirects by a relative-looking Location.
+            target = f"{parts[1]}://127.0.0.1:{canary.getsockname()[1]}/_GET%20/x"
+            if parts[1].lower() == "file":
+                target = "file:///etc/passwd" if len(parts) < 3 else "file:///no/such/file"
+            return self.send(302, headers={"Location": target})
+        if path == "/canary":
+            with lock:
+                return self.send(200, str(canary_hits).encode())
         if path == "/permanent":
             return self.send(301, headers={"Location": "/redirect/0"})
         if parts[0] == "loop":
