@@ -31,6 +31,10 @@ public enum FeedDiscovery {
 
     /// The feed links of an HTML page, in page order, without repeats; relative hrefs are
     /// resolved against `<base href>` when present, else the page's URL.
+    ///
+    /// A page fetched from the web only leads to http and https links: a `file:` (or any other
+    /// scheme's) link, or a `<base>` that would turn relative links into one, is dropped. Only a
+    /// page the user named as a local file may link to other local files.
     public static func feedLinks(inHTML html: Data, pageURL: URL) -> [DiscoveredFeed] {
         let text = String(decoding: html.prefix(2_000_000), as: UTF8.self)
         var base = pageURL
@@ -48,13 +52,24 @@ public enum FeedDiscovery {
                 }),
                 feedTypes.contains(type),
                 let href = attributes["href"],
-                let url = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: base)?.absoluteURL
+                let url = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: base)?.absoluteURL,
+                mayFollow(url, from: pageURL)
             else { continue }
             if !found.contains(where: { $0.url == url }) {
                 found.append(DiscoveredFeed(url: url, title: attributes["title"].map(HTMLEntities.decode), type: type))
             }
         }
         return found
+    }
+
+    /// Whether a link found in the document at `pageURL` may be fetched: http and https
+    /// always, `file:` only from a local file.
+    static func mayFollow(_ url: URL, from pageURL: URL) -> Bool {
+        switch url.scheme?.lowercased() {
+        case "http", "https": url.host?.isEmpty == false
+        case "file": pageURL.isFileURL
+        default: false
+        }
     }
 
     /// The common feed URLs of the site `pageURL` belongs to.

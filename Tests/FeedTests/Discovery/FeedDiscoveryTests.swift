@@ -31,4 +31,67 @@ struct FeedDiscoveryTests {
                 "https://site.example/feed.json", "https://site.example/index.xml",
             ])
     }
+
+    @Test("a page from the web leads only to http(s) feed links; a local page may link to local files")
+    func remotePagesLeadOnlyToTheWeb() throws {
+        let html = Data(
+            """
+            <html><head>
+            <link rel="alternate" type="application/rss+xml" href="file:///home/me/notes.xml">
+            <link rel="alternate" type="application/rss+xml" href="FILE:/etc/passwd">
+            <link rel="alternate" type="application/atom+xml" href="gopher://127.0.0.1:6379/_x">
+            <link rel="alternate" type="application/atom+xml" href="javascript:alert(1)">
+            <link rel="alternate" type="application/rss+xml" href="//cdn.example/feed.xml">
+            <link rel="alternate" type="application/rss+xml" href="https://site.example/real.xml">
+            </head></html>
+            """.utf8)
+        let remote = try #require(URL(string: "http://site.example/page"))
+        #expect(
+            FeedDiscovery.feedLinks(inHTML: html, pageURL: remote).map(\.url.absoluteString) == [
+                "http://cdn.example/feed.xml", "https://site.example/real.xml",
+            ])
+        let local = URL(fileURLWithPath: "/home/me/page.html")
+        #expect(
+            FeedDiscovery.feedLinks(inHTML: html, pageURL: local).map(\.url.absoluteString).first
+                == "file:///home/me/notes.xml")
+    }
+
+    @Test("a <base href=\"file:...\"> on a web page cannot turn relative links into local files")
+    func fileBaseOnARemotePage() throws {
+        let html = Data(
+            """
+            <html><head><base href="file:///home/me/">
+            <link rel="alternate" type="application/rss+xml" href="notes.xml"></head></html>
+            """.utf8)
+        let remote = try #require(URL(string: "https://site.example/page"))
+        #expect(FeedDiscovery.feedLinks(inHTML: html, pageURL: remote).isEmpty)
+    }
+
+    @Test("feed add of a web page that links to a local file does not read or subscribe to that file")
+    func subscribeNeverFollowsAFileLinkFromTheWeb() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notes = directory.appendingPathComponent("notes.xml")
+        try rss(title: "Private notes", count: 3).write(to: notes)
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            let page = "https://site.example/"
+            server.serve(
+                page,
+                body: Data(
+                    """
+                    <html><head><link rel="alternate" type="application/rss+xml" href="\(notes.absoluteString)">
+                    </head><body></body></html>
+                    """.utf8),
+                headers: ["Content-Type": "text/html"])
+            let service = makeService(database, server)
+            let pageURL = try #require(URL(string: page))
+            await #expect(throws: FeedError.noFeedFound(pageURL, links: [])) {
+                try await service.subscribe(url: pageURL)
+            }
+            let subscriptions = try await service.subscriptions()
+            #expect(subscriptions.isEmpty)
+        }
+    }
 }
