@@ -74,7 +74,8 @@ let package = Package(
             dependencies: ["Models", "Networking", "Storage", "CLibXML2"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "FeedTests", dependencies: ["Feed", "Models", "Networking", "Storage"],
+            name: "FeedTests",
+            dependencies: ["Feed", "Models", "Networking", "Storage", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings),
 

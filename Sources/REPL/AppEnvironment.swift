@@ -69,7 +69,8 @@ struct AppEnvironment {
         if let problem = config.cacheProblem { logger.warning("config cache: \(problem.localizedDescription)") }
         let feeds = FeedService(
             database: database, fetcher: HTTPFeedFetcher(transport: transport, now: now), now: now, calendar: calendar,
-            maxConcurrentRefreshes: { config.maxConcurrentRefreshes ?? 8 })
+            maxConcurrentRefreshes: { config.maxConcurrentRefreshes ?? 8 },
+            maxRetryAfter: { .seconds(60 * (config.maxRetryAfterMinutes ?? 1440)) })
         let tasks = TaskService(database: database, now: now, calendar: calendar)
         logger.debug("opened database", metadata: ["path": "\(home.databaseURL.path)"])
         return AppEnvironment(

@@ -36,7 +36,7 @@ enum ConfigDocument {
                 return mismatch("configURL", expected: "an absolute URL string", found: value)
             }
         }
-        for key in ["refreshIntervalMinutes", "maxConcurrentRefreshes"] {
+        for key in ["refreshIntervalMinutes", "maxConcurrentRefreshes", "maxRetryAfterMinutes"] {
             if let value = values[key], (value.intValue ?? 0) < 1 {
                 return mismatch(key, expected: "a whole number of at least 1", found: value)
             }

@@ -51,6 +51,9 @@ extension ConfigProvider {
     /// How many feeds refresh at once, as configured.
     public nonisolated var maxConcurrentRefreshes: Int? { current.config.maxConcurrentRefreshes }
 
+    /// The longest a server's `Retry-After` may defer a feed, in minutes, as configured.
+    public nonisolated var maxRetryAfterMinutes: Int? { current.config.maxRetryAfterMinutes }
+
     /// Feature switches by name.
     public nonisolated var features: [String: Bool] { current.config.features }
 

@@ -50,6 +50,24 @@ public protocol FeedFetching: Sendable {
     func fetch(_ url: URL, etag: String?, lastModified: String?) async throws(FeedError) -> FetchOutcome
 }
 
+extension FeedFetching {
+    /// Fetches `url` for a one-shot command (`feed add`, `tidings parse`): a server answering
+    /// 429/503 with a `Retry-After` of at most `patience` is waited out once and asked again;
+    /// a longer deferral fails at once as `.rateLimited`.
+    public func fetchWaitingBriefly(
+        _ url: URL, patience: Duration = .seconds(10), now: @Sendable () -> Date,
+        sleep: @Sendable (Duration) async throws -> Void
+    ) async throws(FeedError) -> FetchOutcome {
+        do {
+            return try await fetch(url, etag: nil, lastModified: nil)
+        } catch .rateLimited(_, let until?) where until.timeIntervalSince(now()) <= patience.timeInterval {
+            let wait = max(0, until.timeIntervalSince(now()))
+            do { try await sleep(.milliseconds(Int((wait * 1000).rounded(.up)))) } catch { throw .cancelled }
+            return try await fetch(url, etag: nil, lastModified: nil)
+        }
+    }
+}
+
 /// Fetches over HTTP through Networking's `APIClient` (redirects followed, permanent ones
 /// reported), and reads `file:` URLs from disk.
 public struct HTTPFeedFetcher: FeedFetching {

@@ -7,6 +7,10 @@ extension FeedService {
     /// reporting each feed as it finishes. One feed's failure never stops the others; cancelling
     /// the calling task stops the work in flight (each feed's writes are whole or absent).
     ///
+    /// Refreshing every feed skips those that are gone (410) or whose server asked to wait
+    /// (`Retry-After`, capped at `maxRetryAfter`); naming a feed fetches it whatever it said
+    /// last, and a feed that answers again is polled again (`RefreshSummary.resumed`).
+    ///
     /// - Throws: `.notFound` for an id that is not subscribed (before anything is fetched).
     public func refresh(
         _ feedIDs: [Int64]? = nil, progress: (@Sendable (RefreshEvent) -> Void)? = nil
@@ -29,7 +33,7 @@ extension FeedService {
             var pending = targets.makeIterator()
             for _ in 0..<limit {
                 guard let feed = pending.next() else { break }
-                group.addTask { (feed, await self.refreshOne(feed)) }
+                group.addTask { (feed, await self.refreshOne(feed, named: feedIDs != nil)) }
             }
             while let (feed, outcome) = await group.next() {
                 completed += 1
@@ -39,7 +43,7 @@ extension FeedService {
                     summary.cancelled = true
                     group.cancelAll()
                 } else if let next = pending.next() {
-                    group.addTask { (next, await self.refreshOne(next)) }
+                    group.addTask { (next, await self.refreshOne(next, named: feedIDs != nil)) }
                 }
             }
         }
@@ -65,36 +69,46 @@ extension FeedService {
         }
     }
 
-    /// Refreshes one feed: conditional GET, validators stored, parsing skipped when the body is
-    /// the same, articles merged, the result recorded. Runs off the actor so feeds parse in
-    /// parallel.
-    nonisolated func refreshOne(_ feed: FeedSource) async -> FeedRefreshOutcome {
+    /// Refreshes one feed: conditional GET, parsing skipped when the body is the same, articles
+    /// merged in the same transaction as the validators and content hash that describe them,
+    /// the result recorded. A feed the user `named` is fetched even when it is gone or deferred.
+    /// Runs off the actor so feeds parse in parallel.
+    nonisolated func refreshOne(_ feed: FeedSource, named: Bool = false) async -> FeedRefreshOutcome {
         let now = self.now()
-        if feed.isGone { return .skipped(reason: FeedError.gone.errorDescription ?? "gone") }
-        if let until = feed.retryAfter, until > now {
-            return .skipped(reason: "the server asked to wait until \(until.formatted(.iso8601))")
+        if !named {
+            if feed.isGone { return .skipped(reason: FeedError.gone.errorDescription ?? "gone") }
+            if let until = feed.retryAfter, until > now {
+                return .skipped(reason: "the server asked to wait until \(until.formatted(.iso8601))")
+            }
+            if let host = feed.url.host, let until = await deferral(for: host, now: now) {
+                return .skipped(reason: "\(host) asked to wait until \(until.formatted(.iso8601))")
+            }
         }
-        if let host = feed.url.host, let until = await deferral(for: host, now: now) {
-            return .skipped(reason: "\(host) asked to wait until \(until.formatted(.iso8601))")
-        }
-        var updated = feed
-        updated.lastRefreshedAt = now
-        updated.retryAfter = nil
+        // What is stored if the refresh fails: the old validators and content hash, which still
+        // describe the stored articles.
+        var failed = feed
+        failed.lastRefreshedAt = now
+        failed.retryAfter = nil
         do throws(FeedError) {
-            switch try await fetcher.fetch(feed.url, etag: feed.etag, lastModified: feed.lastModified) {
+            var fresh = failed
+            fresh.isGone = false
+            let outcome = try await fetcher.fetch(feed.url, etag: feed.etag, lastModified: feed.lastModified)
+            // The server answers: whatever its host asked before is over.
+            if let host = feed.url.host { await endDeferral(for: host) }
+            switch outcome {
             case .notModified:
-                updated.lastResult = .notModified
-                await save(updated)
+                fresh.lastResult = .notModified
+                try await save(fresh)
                 return .notModified
             case .fetched(let document):
-                // The validators are kept whatever the body turns out to be.
-                updated.etag = document.etag
-                updated.lastModified = document.lastModified
-                if let moved = document.permanentRedirect, await canMove(feed, to: moved) { updated.url = moved }
+                fresh.etag = document.etag
+                fresh.lastModified = document.lastModified
+                if let moved = document.permanentRedirect, await canMove(feed, to: moved) { fresh.url = moved }
                 let hash = SHA256.hex(of: document.body)
                 if hash == feed.contentHash {
-                    updated.lastResult = .notModified
-                    await save(updated)
+                    // The same body as the articles stored: its validators describe them too.
+                    fresh.lastResult = .notModified
+                    try await save(fresh)
                     return .notModified
                 }
                 let parsed: ParsedFeed
@@ -102,36 +116,41 @@ extension FeedService {
                     parsed = try parse(document.body, document.url, document.charset)
                 } catch {
                     // Forget the validators so the next refresh fetches the body again.
-                    updated.etag = nil
-                    updated.lastModified = nil
+                    failed.etag = nil
+                    failed.lastModified = nil
                     throw FeedError.parse(error)
                 }
                 guard let feedID = feed.id else { throw FeedError.notFound(entity: "feed", id: 0) }
+                fresh.contentHash = hash
+                fresh.format = parsed.format
+                if fresh.homePageURL == nil { fresh.homePageURL = parsed.link }
+                fresh.lastResult = .ok
+                let items = parsed.items.map { $0.article(feedID: feedID) }
                 let merge: MergeResult
                 do {
-                    merge = try await articles.merge(
-                        parsed.items.map { $0.article(feedID: feedID) }, intoFeed: feedID, now: now)
+                    merge = try await feeds.update(fresh, merging: items, now: now)
                 } catch {
                     throw FeedError.storage(error.errorDescription ?? "\(error)")
                 }
-                updated.contentHash = hash
-                updated.format = parsed.format
-                if updated.homePageURL == nil { updated.homePageURL = parsed.link }
-                updated.lastResult = .ok
-                await save(updated)
                 return .updated(newItems: merge.inserted.count, updatedItems: merge.updated.count)
             }
         } catch .cancelled {
             return .failed(.cancelled)
         } catch {
             if Task.isCancelled { return .failed(.cancelled) }
-            if case .gone = error { updated.isGone = true }
+            if case .gone = error { failed.isGone = true }
             if case .rateLimited(_, let until?) = error {
-                updated.retryAfter = until
-                if let host = feed.url.host { await deferHost(host, until: until) }
+                let capped = cappedDeferral(until, now: now)
+                failed.retryAfter = capped
+                if let host = feed.url.host { await deferHost(host, until: capped) }
             }
-            updated.lastResult = .failed(reason: error.errorDescription ?? "\(error)")
-            await save(updated)
+            failed.lastResult = .failed(reason: error.errorDescription ?? "\(error)")
+            do throws(FeedError) {
+                try await save(failed)
+            } catch let saving {
+                if case .storage = error { return .failed(error) }
+                return .failed(saving)
+            }
             return .failed(error)
         }
     }
@@ -139,6 +158,10 @@ extension FeedService {
     private func deferral(for host: String, now: Date) -> Date? {
         guard let until = deferredHosts[host], until > now else { return nil }
         return until
+    }
+
+    private func endDeferral(for host: String) {
+        deferredHosts[host] = nil
     }
 
     private func deferHost(_ host: String, until: Date) {
@@ -152,7 +175,15 @@ extension FeedService {
     }
 
     /// Records the feed's new state; a feed removed meanwhile is left alone.
-    private nonisolated func save(_ feed: FeedSource) async {
-        try? await feeds.update(feed, source: .app)
+    ///
+    /// - Throws: `.storage` when the database refuses the write (full disk, read-only file).
+    private nonisolated func save(_ feed: FeedSource) async throws(FeedError) {
+        do {
+            try await feeds.update(feed, source: .app)
+        } catch .notFound {
+            return
+        } catch {
+            throw .storage(error.errorDescription ?? "\(error)")
+        }
     }
 }

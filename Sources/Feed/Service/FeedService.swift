@@ -1,5 +1,6 @@
 public import Foundation
 public import Models
+import Networking
 public import Storage
 
 /// Keeps subscriptions fresh and answers for them: subscribe (with discovery), refresh many
@@ -17,6 +18,8 @@ public actor FeedService {
     let now: @Sendable () -> Date
     let parse: @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed
     private let maxConcurrentRefreshes: @Sendable () -> Int
+    private let maxRetryAfter: @Sendable () -> Duration
+    let sleep: @Sendable (Duration) async throws -> Void
     /// Hosts that asked (429/503) not to be polled before a time, for the rest of this process.
     var deferredHosts: [String: Date] = [:]
 
@@ -26,11 +29,16 @@ public actor FeedService {
     ///   - maxConcurrentRefreshes: read at the start of each refresh (the config's
     ///     `maxConcurrentRefreshes`, default 8).
     ///   - calendar: the user's calendar, for the due day of a task made from an article.
+    ///   - maxRetryAfter: the longest a server's `Retry-After` (or 429/503 date) may defer a
+    ///     feed; read when one arrives (the config's `maxRetryAfterMinutes`, default one day).
+    ///   - sleep: waits out a short `Retry-After` on `subscribe` (tests pass a recorder).
     ///   - parse: the parser; tests count its calls.
     public init(
         database: AppDatabase, fetcher: any FeedFetching, now: @escaping @Sendable () -> Date = Date.init,
         calendar: Calendar = .current,
         maxConcurrentRefreshes: @escaping @Sendable () -> Int = { 8 },
+        maxRetryAfter: @escaping @Sendable () -> Duration = { .seconds(86_400) },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         parse: @escaping @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed = {
             data, url, charset throws(FeedParseError) in try FeedParser.parse(data: data, url: url, charset: charset)
         }
@@ -42,10 +50,17 @@ public actor FeedService {
         self.fetcher = fetcher
         self.now = now
         self.maxConcurrentRefreshes = maxConcurrentRefreshes
+        self.maxRetryAfter = maxRetryAfter
+        self.sleep = sleep
         self.parse = parse
     }
 
     var concurrencyLimit: Int { max(1, min(64, maxConcurrentRefreshes())) }
+
+    /// The time a server's deferral ends, capped at `maxRetryAfter` from `now`.
+    nonisolated func cappedDeferral(_ until: Date, now: Date) -> Date {
+        min(until, now.addingTimeInterval(max(0, maxRetryAfter().timeInterval)))
+    }
 
     // MARK: Subscriptions
 
@@ -72,7 +87,9 @@ public actor FeedService {
     }
 
     /// Subscribes to `url`: fetches it, follows an HTML page to the feed it links to (else the
-    /// common feed paths), parses it, stores the subscription and its articles.
+    /// common feed paths), parses it, stores the subscription and its articles in one
+    /// transaction (an interrupted add leaves nothing, never an empty feed). A server asking to
+    /// wait at most ten seconds (429/503 with `Retry-After`) is waited out once.
     ///
     /// - Throws: `.alreadySubscribed` for a URL already subscribed (also after discovery),
     ///   `.noFeedFound`, `.parse`, or the fetch error.
@@ -93,10 +110,9 @@ public actor FeedService {
             url: feedURL, title: name, homePageURL: parsed.link, format: parsed.format, etag: document.etag,
             lastModified: document.lastModified, contentHash: SHA256.hex(of: document.body), lastResult: .ok,
             lastRefreshedAt: now())
-        let stored = try await storage { () async throws(StorageError) in try await feeds.add(source) }
-        guard let feedID = stored.id else { throw .storage("the subscription was stored without an id") }
-        let merge = try await storage { () async throws(StorageError) in
-            try await articles.merge(parsed.items.map { $0.article(feedID: feedID) }, intoFeed: feedID, now: now())
+        let items = parsed.items.map { $0.article(feedID: 0) }
+        let (stored, merge) = try await storage { () async throws(StorageError) in
+            try await feeds.add(source, articles: items, now: now())
         }
         return SubscribeSummary(
             feed: stored, itemCount: parsed.items.count, newCount: merge.inserted.count, warnings: parsed.warnings)
@@ -163,7 +179,7 @@ public actor FeedService {
     /// Fetches `url` and parses it; an HTML page is followed to the feed it links to, else to
     /// the first common path that parses.
     func fetchFeed(at url: URL) async throws(FeedError) -> (FetchedDocument, ParsedFeed) {
-        guard case .fetched(let document) = try await fetcher.fetch(url, etag: nil, lastModified: nil) else {
+        guard case .fetched(let document) = try await fetcher.fetchWaitingBriefly(url, now: now, sleep: sleep) else {
             throw .http(status: 304)
         }
         let firstError: FeedParseError

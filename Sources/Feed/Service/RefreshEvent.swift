@@ -27,7 +27,7 @@ public enum RefreshEvent: Sendable, Hashable {
 
 /// The result of refreshing several feeds.
 public struct RefreshSummary: Sendable, Hashable {
-    /// One failed feed and why.
+    /// One feed and what happened to it (why it failed, or what it had been).
     public struct Failure: Sendable, Hashable {
         /// The feed's id.
         public var feedID: Int64
@@ -47,24 +47,38 @@ public struct RefreshSummary: Sendable, Hashable {
     public var skipped = 0
     /// Feeds that failed.
     public var failed: [Failure] = []
+    /// Feeds that had been gone (410) or deferred by their server and answered again: they are
+    /// polled again from now on.
+    public var resumed: [Failure] = []
+    /// Whether the database refused to store a result (a full disk, a read-only file).
+    public var storingFailed = false
     /// Whether the refresh was cancelled before every feed was done.
     public var cancelled = false
 
     /// Creates an empty summary.
     public init() {}
 
+    /// Whether feeds were asked for and none of them could be refreshed.
+    public var nothingRefreshed: Bool { refreshed > 0 && failed.count == refreshed }
+
     mutating func record(_ outcome: FeedRefreshOutcome, feed: FeedSource) {
+        let wasResting = feed.isGone || feed.retryAfter != nil
+        let comeBack = Failure(
+            feedID: feed.id ?? 0, url: feed.url, reason: feed.isGone ? "it had been gone" : "it had asked to wait")
         switch outcome {
         case .updated(let new, _):
             refreshed += 1
             newItems += new
+            if wasResting { resumed.append(comeBack) }
         case .notModified:
             refreshed += 1
             notModified += 1
+            if wasResting { resumed.append(comeBack) }
         case .skipped:
             skipped += 1
         case .failed(let error):
             refreshed += 1
+            if case .storage = error { storingFailed = true }
             failed.append(
                 Failure(feedID: feed.id ?? 0, url: feed.url, reason: error.errorDescription ?? "\(error)"))
         }

@@ -61,8 +61,16 @@ public struct RetryPolicy: Sendable {
     /// `Retry-After` as a wait: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
     public static func retryAfter(_ value: String?, now: Date) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value) { return .seconds(max(0, seconds)) }
+        if value.allSatisfy(\.isASCIIDigit) {
+            // More digits than an Int holds is a wait past any horizon: the longest there is.
+            return .seconds(Int(value) ?? Int.max)
+        }
         guard let date = RFC822.date(from: value) else { return nil }
         return .milliseconds(max(0, Int(date.timeIntervalSince(now) * 1000)))
     }
+}
+
+extension Character {
+    /// 0 to 9, and nothing else that Unicode calls a digit.
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

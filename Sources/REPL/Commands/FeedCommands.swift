@@ -115,6 +115,9 @@ struct FeedCommands {
                 "\n  " + context.display.styled("#\(failure.feedID)", "31") + " \(failure.url.absoluteString): "
                 + TerminalText.sanitized(failure.reason)
         }
+        for back in summary.resumed {
+            text += "\n  #\(back.feedID) \(back.url.absoluteString): answers again (\(back.reason)); polling resumes"
+        }
         let json = JSONValue.object([
             "refreshed": .int(summary.refreshed), "new_items": .int(summary.newItems),
             "not_modified": .int(summary.notModified), "skipped": .int(summary.skipped),
@@ -124,8 +127,18 @@ struct FeedCommands {
                         "id": .int($0.feedID), "url": .string($0.url.absoluteString), "reason": .string($0.reason),
                     ])
                 }),
+            "resumed": .array(
+                summary.resumed.map { .object(["id": .int($0.feedID), "url": .string($0.url.absoluteString)]) }),
         ])
-        return CommandOutput(text: text, json: json)
+        var output = CommandOutput(text: text, json: json)
+        if summary.storingFailed {
+            output.failure = CommandError(code: "storage_failed", message: "the results could not be stored")
+        } else if summary.nothingRefreshed {
+            output.failure = CommandError(
+                code: "refresh_failed",
+                message: summary.refreshed == 1 ? "the feed could not be refreshed" : "no feed could be refreshed")
+        }
+        return output
     }
 
     private func remove(_ words: [String]) async throws -> CommandOutput {

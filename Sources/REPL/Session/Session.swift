@@ -118,6 +118,10 @@ final class Session {
             } else if !output.text.isEmpty {
                 console.out(output.text)
             }
+            if let failure = output.failure {
+                console.err("error: \(failure.message)")
+                return .failed(failure.exitStatus)
+            }
             return .proceed
         } catch {
             let failure = Self.commandError(error, cancelled: work.isCancelled)

@@ -55,39 +55,48 @@ public struct ArticleRepository: Sendable {
         unreadCutoff: TimeInterval = ArticleRepository.defaultUnreadCutoff, source: ChangeSource = .app
     ) async throws(StorageError) -> MergeResult {
         for article in articles { try Self.validate(article) }
-        let cutoff = now.addingTimeInterval(-unreadCutoff).timeIntervalSince1970
+        let cutoff = now.addingTimeInterval(-unreadCutoff)
         return try await database.write(source: source) { db in
             guard try FeedRecord.exists(db, key: feedID) else {
                 throw StorageError.notFound(entity: "feed", id: feedID)
             }
-            var seen = Set<String>()
-            var incoming: [ArticleRecord] = []
-            incoming.reserveCapacity(articles.count)
-            for article in articles where seen.insert(article.uniqueID).inserted {
-                var record = ArticleRecord(article, arrival: now)
-                record.feedId = feedID
-                record.id = nil
-                incoming.append(record)
-            }
-            let stored = try Self.existing(db, feedID: feedID, uniqueIDs: incoming.map(\.uniqueId))
-            var result = MergeResult()
-            for var record in incoming {
-                if let old = stored[record.uniqueId] {
-                    let merged = old.merged(with: record)
-                    if merged == old {
-                        result.unchanged += 1
-                    } else {
-                        try merged.updateChanges(db, from: old)
-                        if let id = old.id { result.updated.append(id) }
-                    }
-                } else {
-                    try record.insert(db)
-                    try Self.insertStatus(db, for: record, isRead: record.sortDate < cutoff, now: now)
-                    if let id = record.id { result.inserted.append(id) }
-                }
-            }
-            return result
+            return try Self.merge(db, articles, intoFeed: feedID, now: now, cutoff: cutoff)
         }
+    }
+
+    /// The body of `merge(_:intoFeed:...)`, inside a transaction the caller holds, so a feed's
+    /// state can be written in the same transaction as the articles it describes.
+    static func merge(_ db: Database, _ articles: [Article], intoFeed feedID: Int64, now: Date, cutoff: Date) throws
+        -> MergeResult
+    {
+        let cutoff = cutoff.timeIntervalSince1970
+        var seen = Set<String>()
+        var incoming: [ArticleRecord] = []
+        incoming.reserveCapacity(articles.count)
+        for article in articles where seen.insert(article.uniqueID).inserted {
+            var record = ArticleRecord(article, arrival: now)
+            record.feedId = feedID
+            record.id = nil
+            incoming.append(record)
+        }
+        let stored = try Self.existing(db, feedID: feedID, uniqueIDs: incoming.map(\.uniqueId))
+        var result = MergeResult()
+        for var record in incoming {
+            if let old = stored[record.uniqueId] {
+                let merged = old.merged(with: record)
+                if merged == old {
+                    result.unchanged += 1
+                } else {
+                    try merged.updateChanges(db, from: old)
+                    if let id = old.id { result.updated.append(id) }
+                }
+            } else {
+                try record.insert(db)
+                try Self.insertStatus(db, for: record, isRead: record.sortDate < cutoff, now: now)
+                if let id = record.id { result.inserted.append(id) }
+            }
+        }
+        return result
     }
 
     /// One article with its status.

@@ -41,6 +41,55 @@ public struct FeedRepository: Sendable {
         }
     }
 
+    /// Saves a new subscription together with its first articles, in one transaction: an
+    /// interrupted or failed add leaves either nothing or the whole feed, never a subscription
+    /// whose validators describe articles that were not stored.
+    ///
+    /// - Throws: `StorageError.duplicate` when the URL is already subscribed, `.missingField`
+    ///   for a blank title or article id (nothing is written).
+    public func add(
+        _ feed: FeedSource, articles: [Article], now: Date = Date(),
+        unreadCutoff: TimeInterval = ArticleRepository.defaultUnreadCutoff, source: ChangeSource = .user
+    ) async throws(StorageError) -> (feed: FeedSource, merge: MergeResult) {
+        try Self.validate(feed)
+        for article in articles { try ArticleRepository.validate(article) }
+        let url = feed.url.absoluteString
+        let cutoff = now.addingTimeInterval(-unreadCutoff)
+        return try await database.write(source: source) { db in
+            if try FeedRecord.filter(Column("url") == url).fetchCount(db) > 0 {
+                throw StorageError.duplicate("a subscription to \(url)")
+            }
+            var record = FeedRecord(feed)
+            record.id = nil
+            try record.insert(db)
+            guard let id = record.id else { throw StorageError.notFound(entity: "feed", id: 0) }
+            let merge = try ArticleRepository.merge(db, articles, intoFeed: id, now: now, cutoff: cutoff)
+            return (record.source, merge)
+        }
+    }
+
+    /// Saves a subscription's new state (validators, content hash, last result) together with
+    /// the merge of the articles that state describes, in one transaction: validators are never
+    /// stored for content that was not.
+    ///
+    /// - Throws: `.notFound` when the feed was removed meanwhile, `.missingField` for a blank
+    ///   title or article id (nothing is written).
+    public func update(
+        _ feed: FeedSource, merging articles: [Article], now: Date = Date(),
+        unreadCutoff: TimeInterval = ArticleRepository.defaultUnreadCutoff, source: ChangeSource = .app
+    ) async throws(StorageError) -> MergeResult {
+        try Self.validate(feed)
+        for article in articles { try ArticleRepository.validate(article) }
+        guard let id = feed.id else { throw .notFound(entity: "feed", id: 0) }
+        let cutoff = now.addingTimeInterval(-unreadCutoff)
+        return try await database.write(source: source) { db in
+            guard try FeedRecord.exists(db, key: id) else { throw StorageError.notFound(entity: "feed", id: id) }
+            let merge = try ArticleRepository.merge(db, articles, intoFeed: id, now: now, cutoff: cutoff)
+            try FeedRecord(feed).update(db)
+            return merge
+        }
+    }
+
     /// Saves every field of an existing subscription (title, validators, last result).
     public func update(_ feed: FeedSource, source: ChangeSource = .app) async throws(StorageError) {
         try Self.validate(feed)

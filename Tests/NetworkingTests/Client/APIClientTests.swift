@@ -182,6 +182,16 @@ struct APIClientTests {
         #expect(tooLong.requests.count == 1)
     }
 
+    @Test("a Retry-After with more digits than an Int holds is the longest wait, never 'no wait'")
+    func retryAfterOverflow() {
+        let now = Date(timeIntervalSince1970: 0)
+        #expect(RetryPolicy.retryAfter("9223372036854775807", now: now) == .seconds(Int.max))
+        #expect(RetryPolicy.retryAfter("99999999999999999999", now: now) == .seconds(Int.max))
+        #expect(RetryPolicy.retryAfter("120", now: now) == .seconds(120))
+        #expect(RetryPolicy.retryAfter("-5", now: now) == nil)
+        #expect(RetryPolicy.retryAfter("½", now: now) == nil)
+    }
+
     @Test("nothing scripted is a transport error, so a test sees calls it did not expect")
     func unexpectedCall() async throws {
         await #expect(throws: NetworkError.self) {

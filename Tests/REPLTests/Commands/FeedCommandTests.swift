@@ -66,6 +66,29 @@ struct FeedCommandTests {
         #expect(unknown.status == 1 && unknown.err == ["error: no feed #9"])
     }
 
+    @Test("feed refresh ends with status 1 when no feed could be refreshed; the summary keeps each reason")
+    func feedRefreshAllFailed() async throws {
+        let app = try await appWithFeed()
+        app.server.serve("https://news.test/feed.xml", "", status: 500)
+        let human = await app.run(["feed refresh"])
+        #expect(human.status == 1)
+        #expect(
+            human.out == [
+                "refreshed 1 feed: 0 new items, 0 not modified, 1 failed\n  #1 https://news.test/feed.xml: the server answered HTTP 500"
+            ])
+        #expect(human.err == ["error: the feed could not be refreshed"])
+        let json = await app.run(["feed refresh"], json: true)
+        #expect(json.status == 1 && json.out.count == 1)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data((json.out.first ?? "").utf8)) as? [String: Any])
+        let failed = try #require(document["failed"] as? [[String: Any]])
+        #expect(failed.first?["reason"] as? String == "the server answered HTTP 500")
+        // One feed of two answering is a refresh that worked: status 0.
+        app.server.serve("https://ok.test/f", sampleRSS(title: "OK", count: 1))
+        _ = await app.run(["feed add https://ok.test/f"])
+        #expect(await app.run(["feed refresh"]).status == 0)
+    }
+
     @Test("feed rename, remove, export and import")
     func feedManagement() async throws {
         let app = try await appWithFeed()
