@@ -62,13 +62,11 @@ public struct HTTPConfigLoader: RemoteConfigLoading {
     private func readFile(_ url: URL) throws(ConfigError) -> RemoteConfigResponse {
         let data: Data
         do {
-            let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
-            guard size <= maxBodySize else { throw ConfigError.bodyTooLarge(url: url, limit: maxBodySize) }
-            data = try Data(contentsOf: url)
-        } catch let error as ConfigError {
-            throw error
+            data = try LocalFile.read(url, limit: maxBodySize)
+        } catch .tooLarge {
+            throw .bodyTooLarge(url: url, limit: maxBodySize)
         } catch {
-            throw .unreachable(url: url, reason: error.localizedDescription)
+            throw .unreachable(url: url, reason: error.reason)
         }
         let config = try ConfigDocument.decode(data, source: "remote")
         return .modified(config, CachedConfig(body: data, fetchedAt: now(), sourceURL: url))

@@ -128,10 +128,9 @@ public struct HTTPFeedFetcher: FeedFetching {
 
     private static func readFile(_ url: URL) async throws(FeedError) -> FetchOutcome {
         do {
-            let body = try Data(contentsOf: url, options: .mappedIfSafe)
-            return .fetched(FetchedDocument(body: body, url: url))
+            return .fetched(FetchedDocument(body: try LocalFile.read(url), url: url))
         } catch {
-            throw .file("cannot read", url.path, error)
+            throw .file("cannot read \(url.path): \(error.reason)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Feed
 import Foundation
 import Models
+import Networking
 import Storage
 
 /// `feed add|list|refresh|remove|rename|import|export|discover`.
@@ -165,9 +166,9 @@ struct FeedCommands {
         let path = try singlePath(words, usage: "feed import <opml-file>", command: "feed import")
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try LocalFile.read(URL(fileURLWithPath: path))
         } catch {
-            throw FeedError.file("cannot read", path, error)
+            throw FeedError.file("cannot read \(path): \(error.reason)")
         }
         let summary = try await context.feeds.importOPML(data)
         var text = "imported \(summary.imported) feeds, \(summary.alreadyPresent) already present"

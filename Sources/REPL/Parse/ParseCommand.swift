@@ -52,13 +52,15 @@ struct ParseCommand: AsyncParsableCommand {
         }
     }
 
-    /// Reads a local path or a `file:` URL, or fetches an http(s) URL (following redirects),
-    /// through the feed service's fetcher.
+    /// Reads a local path or a `file:` URL (at most 256 MB), or fetches an http(s) URL
+    /// (following redirects, waiting out a `Retry-After` of at most 10 s once), through the feed
+    /// service's fetcher.
     static func load(_ source: String) async throws(FeedError) -> FetchedDocument {
         let url = try FeedService.url(from: source)
+        let fetcher = HTTPFeedFetcher(transport: CurlTransport())
         guard
-            case .fetched(let document) = try await HTTPFeedFetcher(transport: CurlTransport()).fetch(
-                url, etag: nil, lastModified: nil)
+            case .fetched(let document) = try await fetcher.fetchWaitingBriefly(
+                url, now: Date.init, sleep: { try await Task.sleep(for: $0) })
         else { throw .http(status: 304) }  // no validators were sent, so no server answers 304
         return document
     }

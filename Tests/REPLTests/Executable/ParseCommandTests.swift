@@ -36,6 +36,21 @@ struct ParseCommandTests {
         #expect((items[1]["authors"] as? [[String: Any]])?.first?["email"] is NSNull)
     }
 
+    @Test("a local file over 256 MB, or an endless device, is refused with the cap named, not read into memory")
+    func localFileCap() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-\(UUID().uuidString).xml")
+        FileManager.default.createFile(atPath: url.path, contents: Data("<rss>".utf8))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 300_000_000)  // sparse: no disk is used
+        try handle.close()
+        for path in [url.path, "/dev/zero"] {
+            let result = try TidingsBinary.run(["parse", "--summary", path])
+            #expect(result.status == 1)
+            #expect(result.err == "tidings: cannot read \(path): it is larger than 256 MB\n")
+        }
+    }
+
     @Test("an http URL is fetched and parsed (the document URL resolves relative links); a 404 exits 1")
     func httpURL() async throws {
         let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-parse-\(UUID().uuidString)")
