@@ -82,6 +82,81 @@ struct AppDatabaseTests {
         #expect(fresh.path == url.path)
     }
 
+    /// The `application_id` in the header of the file at `path` (bytes 68-71).
+    func applicationID(_ path: String) throws -> UInt32 {
+        let header = try Data(contentsOf: URL(fileURLWithPath: path)).prefix(72)
+        return header.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }
+
+    @Test(
+        "another program's database is refused untouched whatever its journal mode, its mark or its library",
+        arguments: ["wal", "delete", "marked", "grdb-app", "wal-only"])
+    func foreignDatabaseOfAnyKind(kind: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("other.sqlite")
+        do {
+            let other = try DatabaseQueue(path: url.path)
+            if kind == "grdb-app" {
+                var migrator = DatabaseMigrator()
+                migrator.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE player(name TEXT)") }
+                try migrator.migrate(other)
+            }
+            try other.writeWithoutTransaction { db in
+                switch kind {
+                case "wal": try db.execute(sql: "PRAGMA journal_mode = WAL; CREATE TABLE notes(body TEXT)")
+                case "marked": try db.execute(sql: "PRAGMA application_id = 1234")
+                case "grdb-app": try db.execute(sql: "PRAGMA journal_mode = WAL")
+                default: try db.execute(sql: "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('x')")
+                }
+            }
+            try other.close()
+        }
+        if kind == "wal-only" {
+            // Its tables only in a WAL beside the file: a writer killed before its first
+            // checkpoint (copied while the writer is open, as a kill would leave them).
+            try FileManager.default.removeItem(at: url)
+            let live = directory.appendingPathComponent("live.sqlite")
+            let writer = try DatabaseQueue(path: live.path)
+            try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0")
+                try db.execute(sql: "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('x')")
+            }
+            try FileManager.default.copyItem(at: live, to: url)
+            try FileManager.default.copyItem(atPath: live.path + "-wal", toPath: url.path + "-wal")
+            try writer.close()
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: live.path + suffix) }
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        let before = try Data(contentsOf: url)
+        #expect(throws: StorageError.notADatabase(path: url.path)) { try AppDatabase(path: url.path) }
+        #expect(try Data(contentsOf: url) == before)
+        // Reading a WAL needs SQLite's shared-memory index beside it; nothing else appears.
+        let after = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(after.filter { kind != "wal-only" || !$0.hasSuffix("-shm") } == files)
+    }
+
+    @Test("Tidings marks its files (application_id); a file from before the mark opens and is marked")
+    func applicationIDMark() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tidings.sqlite").path
+        let feedID = try await addFeed(try AppDatabase(path: path))
+        #expect(try applicationID(path) == AppDatabase.applicationID)
+        // An older Tidings file carries no mark.
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try await queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA application_id = 0; PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+            try queue.close()
+        }
+        #expect(try applicationID(path) == 0)
+        let reopened = try AppDatabase(path: path)
+        #expect(try await FeedRepository(database: reopened).feed(id: feedID)?.title == "Example")
+        #expect(try applicationID(path) == AppDatabase.applicationID)
+    }
+
     @Test("a damaged SQLite file (valid header, garbage pages) is reported, not crashed on")
     func damagedDatabase() async throws {
         let directory = try temporaryDirectory()

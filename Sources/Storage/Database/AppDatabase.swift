@@ -31,16 +31,22 @@ public final class AppDatabase: Sendable {
         {
             throw .cannotOpen(path: path, reason: "the directory \(directory) does not exist")
         }
+        var marked = false
         if FileManager.default.fileExists(atPath: path) {
             let header = try Self.header(path)
             if !header.isEmpty && !header.starts(with: Data("SQLite format 3\0".utf8)) {
                 throw .notADatabase(path: path)
             }
-            // Tidings keeps its files in WAL mode (header bytes 18 and 19 are 2); a file in
-            // rollback-journal mode with tables in it may be someone else's, which is refused
-            // rather than migrated.
-            let isWAL = header.count >= 20 && header[18] == 2 && header[19] == 2
-            if !header.isEmpty, !isWAL, try Self.hasForeignSchema(path) { throw .notADatabase(path: path) }
+            // Tidings marks its files (`PRAGMA application_id`, header bytes 68-71): a marked
+            // file opens at once; a file marked by another program is refused; an unmarked one
+            // with tables is opened only when they are Tidings' (a file from before the mark),
+            // whatever its journal mode. Nothing is written to a refused file, not even a WAL.
+            let application = header.count >= 72 ? header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0
+            marked = application == Self.applicationID
+            if !marked, !header.isEmpty || Self.hasWAL(path) {
+                if application != 0 { throw .notADatabase(path: path) }
+                if try Self.holdsForeignSchema(path) { throw .notADatabase(path: path) }
+            }
         }
         let pool: DatabasePool
         do {
@@ -49,7 +55,19 @@ public final class AppDatabase: Sendable {
             throw Self.storageError(error, path: path)
         }
         try self.init(writer: pool, path: path)
+        if !marked {
+            // Mark the file as Tidings' own (new, or from before the mark) and move the mark into
+            // the file itself now, so the next start reads it from the header alone. A file that
+            // cannot take the mark (read-only) is still opened: its schema was checked above.
+            try? pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA application_id = \(Self.applicationID)")
+                try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+            }
+        }
     }
+
+    /// Tidings' `PRAGMA application_id`: "Tdgs".
+    static let applicationID: UInt32 = 0x5464_6773
 
     /// An empty in-memory database with the full schema, for tests and previews.
     public static func inMemory() throws(StorageError) -> AppDatabase {
@@ -145,33 +163,67 @@ public final class AppDatabase: Sendable {
         return configuration
     }
 
-    /// The first 20 bytes of the file (empty for an empty file), read before SQLite opens it
-    /// so that nothing (not even a WAL file) is written beside a foreign file.
+    /// The first 100 bytes of the file, SQLite's header (empty for an empty file), read before
+    /// SQLite opens it so that nothing (not even a WAL file) is written beside a foreign file.
     private static func header(_ path: String) throws(StorageError) -> Data {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .cannotOpen(path: path, reason: "the file cannot be read")
         }
         defer { try? handle.close() }
-        return (try? handle.read(upToCount: 20)) ?? Data()
+        return (try? handle.read(upToCount: 100)) ?? Data()
     }
 
-    /// Whether an SQLite file holds tables but was never migrated by Tidings (someone else's
-    /// database): read through a read-only connection, so nothing about the file changes, not
-    /// even its journal mode.
-    private static func hasForeignSchema(_ path: String) throws(StorageError) -> Bool {
-        var configuration = Configuration()
-        configuration.readonly = true
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? queue.close() }
-            return try queue.read { db in
-                let tables = try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-                return try (tables ?? 0) > 0 && !db.tableExists("grdb_migrations")
-            }
-        } catch {
-            throw storageError(error, path: path)
+    /// Whether an unmarked SQLite file holds tables that are not Tidings' schema (someone
+    /// else's database, WAL or not). An empty file is Tidings' to set up. Read as an immutable
+    /// file, so SQLite changes nothing and creates no `-wal` or `-shm` beside it; only when the
+    /// file has no tables but a WAL beside it (a writer killed before its checkpoint) is the WAL
+    /// read too, through a read-only connection.
+    private static func holdsForeignSchema(_ path: String) throws(StorageError) -> Bool {
+        var tables = try schema(path, immutable: true)
+        if tables.isEmpty, hasWAL(path) { tables = try schema(path, immutable: false) }
+        if tables.isEmpty { return false }
+        return !tables.tables.isSuperset(of: ["grdb_migrations", "feed", "article", "task"])
+            || !tables.migrations.contains("v1")
+    }
+
+    /// Whether a non-empty `-wal` file lies beside `path`.
+    private static func hasWAL(_ path: String) -> Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0) > 0
+    }
+
+    /// The table names of the file at `path` and the GRDB migrations applied to it, read with
+    /// SQLite's C interface (a URI filename, read-only).
+    private static func schema(_ path: String, immutable: Bool) throws(StorageError) -> (
+        tables: Set<String>, migrations: Set<String>, isEmpty: Bool
+    ) {
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = path
+        components.queryItems = [URLQueryItem(name: immutable ? "immutable" : "mode", value: immutable ? "1" : "ro")]
+        guard let uri = components.string else { throw .notADatabase(path: path) }
+        var connection: OpaquePointer?
+        defer { sqlite3_close(connection) }
+        guard sqlite3_open_v2(uri, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK else {
+            throw .notADatabase(path: path)
         }
+        func strings(_ sql: String) throws(StorageError) -> Set<String> {
+            var statement: OpaquePointer?
+            defer { sqlite3_finalize(statement) }
+            guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK else {
+                throw .notADatabase(path: path)
+            }
+            var rows: Set<String> = []
+            while true {
+                switch sqlite3_step(statement) {
+                case SQLITE_ROW: rows.insert(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
+                case SQLITE_DONE: return rows
+                default: throw .notADatabase(path: path)
+                }
+            }
+        }
+        let tables = try strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        let migrations = tables.contains("grdb_migrations") ? try strings("SELECT identifier FROM grdb_migrations") : []
+        return (tables, migrations, tables.isEmpty)
     }
 
     static func storageError(_ error: any Error, path: String) -> StorageError {
