@@ -87,12 +87,18 @@ struct TidingsCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let exit as ExitCode {
+            type.exit(withError: exit)
         } catch {
-            if type.exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((type.fullMessage(for: error) + "\n").utf8))
-                type.exit(withError: ExitCode(2))
+            // The parser's messages quote what was typed: they pass the output boundary too.
+            let code = type.exitCode(for: error)
+            let message = type.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { Console.standard.out(message) }
+                type.exit(withError: ExitCode.success)
             }
-            type.exit(withError: error)
+            if !message.isEmpty { Console.standard.err(message) }
+            type.exit(withError: code == .validationFailure ? ExitCode(2) : code)
         }
     }
 
@@ -127,7 +133,7 @@ struct TidingsCommand: AsyncParsableCommand {
                 ])
                 Console.standard.out(document.description)
             }
-            FileHandle.standardError.write(Data("tidings: \(error.description)\n".utf8))
+            Console.standard.err("tidings: \(error.description)")
             throw ExitCode(1)
         }
         let display = Display.current(noColor: noColor, environment: environment)
@@ -155,7 +161,7 @@ struct TidingsCommand: AsyncParsableCommand {
                 text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: script)), as: UTF8.self)
             } catch {
                 let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-                FileHandle.standardError.write(Data("tidings: cannot read the script \(script): \(reason)\n".utf8))
+                Console.standard.err("tidings: cannot read the script \(script): \(reason)")
                 throw ExitCode(2)
             }
             // Any line ending: "\r\n" is one Character in Swift, so splitting on "\n" would miss it.

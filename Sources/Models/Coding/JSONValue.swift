@@ -76,11 +76,32 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The members, when this is an object.
     public var objectValue: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
 
-    /// Compact JSON text (`true`, `30`, `"1.0.0"`, `{"a":1}`), keys sorted.
+    /// Compact JSON text (`true`, `30`, `"1.0.0"`, `{"a":1}`), keys sorted. Control and
+    /// invisible format characters (C0, C1, bidirectional controls, ...) are written as `\u`
+    /// escapes, so the text is safe to show on a terminal as it is.
     public var description: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
+        return Self.escapingInvisibles(String(decoding: data, as: UTF8.self))
+    }
+
+    /// `json` with every scalar that `isControlOrInvisibleFormat` names written as a `\u`
+    /// escape (they can only stand inside strings, where an escape means the same).
+    static func escapingInvisibles(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: \.isControlOrInvisibleFormat) else { return json }
+        var output = ""
+        output.reserveCapacity(json.utf8.count + 16)
+        for scalar in json.unicodeScalars {
+            guard scalar.isControlOrInvisibleFormat else {
+                output.unicodeScalars.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16, uppercase: false)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return output
     }
 }

@@ -44,11 +44,11 @@ struct ParseCommand: AsyncParsableCommand {
             throw Self.failure(error.localizedDescription)
         }
         if json {
-            print(ParsedFeedRenderer.json(feed).description)
+            Console.standard.out(ParsedFeedRenderer.json(feed).description)
         } else if summary {
-            print(ParsedFeedRenderer.summary(feed))
+            Console.standard.out(ParsedFeedRenderer.summary(feed))
         } else {
-            print(ParsedFeedRenderer.text(feed))
+            Console.standard.out(ParsedFeedRenderer.text(feed))
         }
     }
 
@@ -66,7 +66,7 @@ struct ParseCommand: AsyncParsableCommand {
     }
 
     private static func failure(_ message: String, status: Int32 = 1) -> ExitCode {
-        FileHandle.standardError.write(Data("tidings: \(message)\n".utf8))
+        Console.standard.err("tidings: \(message)")
         return ExitCode(status)
     }
 }

@@ -40,6 +40,6 @@ struct Display: Sendable {
 
     /// `text` in a colour (an SGR code such as "1" bold, "2" dim, "31" red), when colour is on.
     func styled(_ text: String, _ code: String) -> String {
-        color && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        color && !text.isEmpty ? TerminalText.styled(text, code) : text
     }
 }

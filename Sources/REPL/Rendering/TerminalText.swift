@@ -1,35 +1,89 @@
 import Foundation
+import Models
 
-/// Makes text from a feed safe to print on a terminal.
+/// The one output boundary: every string the program prints passes `forTerminal(_:)` (through
+/// `Console`), so text from feeds, servers, configs, OPML files and the user's own typing can
+/// never drive the terminal.
 enum TerminalText {
-    /// `text` without control characters or escape sequences (an `ESC]0;…` title or `ESC[2J`
-    /// prints harmlessly); tabs and newlines become spaces.
-    static func sanitized(_ text: String) -> String {
-        var output = ""
+    /// `text` as it may reach a terminal: escape sequences (CSI, OSC, any other ESC pair),
+    /// C0 controls but newline and tab, DEL, C1 controls, bidirectional controls and other
+    /// invisible format characters are removed; colour asked for with `styled(_:_:)` becomes
+    /// SGR sequences.
+    static func forTerminal(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isUnsafe($0) || $0 == styleOpen }) else { return text }
+        var output = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
-            switch scalar.value {
-            case 0x1B:
-                // Skip the escape sequence: CSI (ESC [ … final byte) or OSC (ESC ] … BEL/ST).
-                guard let kind = scalars.next() else { break }
-                if kind == "[" {
-                    while let next = scalars.next(), !(0x40...0x7E).contains(next.value) {}
-                } else if kind == "]" {
-                    while let next = scalars.next(), next.value != 0x07, next.value != 0x1B {}
+            if scalar == styleOpen {
+                // Only a marker made by this process (it carries the process's secret) is a style.
+                var marker = ""
+                while let next = scalars.next(), next != styleClose { marker.unicodeScalars.append(next) }
+                if marker.hasPrefix(styleSecret) {
+                    let code = marker.dropFirst(styleSecret.count)
+                    if !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ";") }) {
+                        output.append(contentsOf: "\u{1B}[\(code)m".unicodeScalars)
+                    }
                 }
-            case 0x09, 0x0A, 0x0D: output.append(" ")
-            case 0x00...0x1F, 0x7F, 0x80...0x9F: continue
-            default: output.unicodeScalars.append(scalar)
+                continue
+            }
+            if scalar.value == 0x1B {
+                skipEscapeSequence(&scalars)
+                continue
+            }
+            if scalar == "\n" || scalar == "\t" || !isUnsafe(scalar) { output.append(scalar) }
+        }
+        return String(output)
+    }
+
+    /// One line of text for a table cell or a quoted title: `forTerminal`'s removals, and tabs
+    /// and line breaks become spaces.
+    static func sanitized(_ text: String) -> String {
+        var output = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            switch scalar {
+            case "\u{1B}": skipEscapeSequence(&scalars)
+            case "\t", "\n", "\r", "\u{2028}", "\u{2029}", "\u{85}": output.append(" ")
+            default: if !isUnsafe(scalar) && scalar != styleOpen && scalar != styleClose { output.append(scalar) }
             }
         }
-        return output
+        return String(output)
     }
-}
 
-extension TerminalText {
     /// Like `sanitized(_:)`, but newlines stay, for article text wrapped into paragraphs.
     static func sanitizedKeepingLines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { sanitized(String($0)) }
             .joined(separator: "\n")
     }
+
+    /// `text` marked to be shown in an SGR style (`"1"` bold, `"31"` red) by `forTerminal`.
+    static func styled(_ text: String, _ code: String) -> String {
+        "\(styleOpen)\(styleSecret)\(code)\(styleClose)\(text)\(styleOpen)\(styleSecret)0\(styleClose)"
+    }
+
+    /// Whether a scalar must never reach a terminal (see `isControlOrInvisibleFormat`).
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { scalar.isControlOrInvisibleFormat }
+
+    /// Skips what follows an ESC: a CSI (`ESC [` … final byte), an OSC/DCS/APC/PM/SOS string
+    /// (up to BEL or ST), or the one character of a two-character sequence.
+    private static func skipEscapeSequence(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        guard let kind = scalars.next() else { return }
+        switch kind {
+        case "[": while let next = scalars.next(), !(0x40...0x7E).contains(next.value) {}
+        case "]", "P", "X", "^", "_":
+            while let next = scalars.next(), next.value != 0x07 {
+                if next.value == 0x1B {
+                    _ = scalars.next()  // ST is ESC \
+                    return
+                }
+            }
+        default: return
+        }
+    }
+
+    /// Style markers: noncharacters, which `isUnsafe` removes from any other text, around a
+    /// secret drawn once per process, so that text from outside cannot forge a style.
+    private static let styleOpen = Unicode.Scalar(UInt32(0xFDD0)) ?? "\u{FFFD}"
+    private static let styleClose = Unicode.Scalar(UInt32(0xFDD1)) ?? "\u{FFFD}"
+    private static let styleSecret = String(UInt64.random(in: 1...UInt64.max), radix: 36) + ":"
 }

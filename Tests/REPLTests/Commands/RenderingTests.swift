@@ -26,10 +26,29 @@ struct RenderingTests {
     @Test("colour only when asked: bold headers on a colour display, plain text otherwise")
     func colour() {
         let table = Table(columns: [.init(title: "ID")])
-        #expect(table.render(Display(isTerminal: true, width: 80, color: true)) == "\u{1B}[1mID\u{1B}[0m")
+        #expect(
+            TerminalText.forTerminal(table.render(Display(isTerminal: true, width: 80, color: true)))
+                == "\u{1B}[1mID\u{1B}[0m")
         #expect(table.render(Display(isTerminal: true, width: 80, color: false)) == "ID")
         #expect(Display.current(noColor: true, environment: [:]).color == false)
         #expect(Display.current(noColor: false, environment: ["NO_COLOR": "1"]).color == false)
+    }
+
+    @Test("the output boundary removes bidi controls, invisible format characters and escapes; keeps text")
+    func outputBoundary() {
+        #expect(TerminalText.forTerminal("a\u{202E}b\u{2066}c\u{2069}\u{200B}d\u{FEFF}\u{AD}e") == "abcde")
+        #expect(TerminalText.forTerminal("x\u{1B}[1my\u{1B}]0;title\u{07}z\u{1B}]8;;u\u{1B}\\w\u{9B}31m") == "xyzw31m")
+        #expect(TerminalText.forTerminal("line 1\nline\t2\r") == "line 1\nline\t2")
+        // Scripts and emoji keep their joiners and variation selectors.
+        let text = "天気 👨\u{200D}👩\u{200D}👧 نیم\u{200C}فاصله ❤\u{FE0F}"
+        #expect(TerminalText.forTerminal(text) == text)
+        // A style asked for becomes SGR; one forged by outside text does not.
+        #expect(TerminalText.forTerminal(TerminalText.styled("red", "31")) == "\u{1B}[31mred\u{1B}[0m")
+        let open = String(Unicode.Scalar(UInt32(0xFDD0)) ?? "?")
+        let close = String(Unicode.Scalar(UInt32(0xFDD1)) ?? "?")
+        let forged = "\(open)abc:31\(close)red"
+        #expect(TerminalText.forTerminal(forged) == "red")
+        #expect(TerminalText.sanitized("a\u{2028}b\u{202E}c\nd") == "a bc d")
     }
 
     @Test("text from a feed prints harmlessly: escape sequences and control characters are removed everywhere")
