@@ -89,7 +89,7 @@ struct AppEnvironment {
 
     /// A logger writing to standard error at the level named by `TIDINGS_LOG` (default: warning).
     static func makeLogger(environment: [String: String]) -> Logger {
-        var logger = Logger(label: "tidings") { label in StreamLogHandler.standardError(label: label) }
+        var logger = Logger(label: "tidings") { label in ConsoleLogHandler(label: label) }
         logger.logLevel = environment["TIDINGS_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         return logger
     }

@@ -82,4 +82,16 @@ struct OutputBoundaryTests {
             #expect(title?.contains("\u{202E}txt.exe") == true)
         }
     }
+
+    @Test("diagnostics (TIDINGS_LOG=debug) pass the same boundary")
+    func logLinesAreClean() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tidings-\u{1B}]0;x\u{07}\u{202E}-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let result = try TidingsBinary.run(
+            ["--home", home.path, "-c", "feed list"], environment: ["TIDINGS_LOG": "debug"])
+        #expect(result.status == 0)
+        #expect(result.err.contains("opened database"), "\(result.err)")
+        #expect(!result.err.unicodeScalars.contains(where: Self.forbidden), "\(result.err)")
+    }
 }
