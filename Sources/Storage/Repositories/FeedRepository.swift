@@ -28,17 +28,7 @@ public struct FeedRepository: Sendable {
     /// - Throws: `StorageError.duplicate` when the URL is already subscribed,
     ///   `.missingField` for a blank title.
     public func add(_ feed: FeedSource, source: ChangeSource = .user) async throws(StorageError) -> FeedSource {
-        try Self.validate(feed)
-        let url = feed.url.absoluteString
-        return try await database.write(source: source) { db in
-            if try FeedRecord.filter(Column("url") == url).fetchCount(db) > 0 {
-                throw StorageError.duplicate("a subscription to \(url)")
-            }
-            var record = FeedRecord(feed)
-            record.id = nil
-            try record.insert(db)
-            return record.source
-        }
+        try await add(feed, articles: [], source: source).feed
     }
 
     /// Saves a new subscription together with its first articles, in one transaction: an

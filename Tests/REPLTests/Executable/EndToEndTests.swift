@@ -16,13 +16,10 @@ struct EndToEndTests {
 
     @Test("add, refresh, items, show, mark, search, tasks with undo, config refresh and the version gate")
     func scriptSession() async throws {
-        let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-site-\(UUID().uuidString)")
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-        defer {
-            try? FileManager.default.removeItem(at: site)
-            try? FileManager.default.removeItem(at: home)
-        }
+        try await withSiteAndHome { site, home in try await scriptSession(site: site, home: home) }
+    }
+
+    private func scriptSession(site: URL, home: URL) async throws {
         try rssFile("Garden", items: ["Tomatoes", "Compost", "Pruning roses"]).write(
             to: site.appendingPathComponent("garden.xml"), atomically: true, encoding: .utf8)
         try rssFile("Kitchen", items: ["Sourdough", "Knife care"]).write(

@@ -21,13 +21,10 @@ struct OutputBoundaryTests {
 
     @Test("titles, authors, content, OPML text, config keys and values, and echoed paths reach the terminal clean")
     func everythingPrintedIsClean() async throws {
-        let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-site-\(UUID().uuidString)")
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
-        defer {
-            try? FileManager.default.removeItem(at: site)
-            try? FileManager.default.removeItem(at: home)
-        }
+        try await withSiteAndHome { site, home in try await everythingPrintedIsClean(site: site, home: home) }
+    }
+
+    private func everythingPrintedIsClean(site: URL, home: URL) async throws {
         let text = Self.hostile
         let word = text.replacingOccurrences(of: " ", with: "")  // one word for the command line
         let xmlText = text.replacingOccurrences(of: "\u{1B}", with: "&#x1B;").replacingOccurrences(

@@ -100,3 +100,16 @@ func sampleRSS(title: String, count: Int, prefix: String = "Story") -> String {
     return
         "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>\(title)</title><link>https://news.test/</link>\(items)</channel></rss>"
 }
+
+/// A fresh site directory (created) and home directory (created by the binary when it first
+/// runs) under the temporary directory, both removed when `body` returns or throws.
+func withSiteAndHome<T>(_ body: (_ site: URL, _ home: URL) async throws -> T) async throws -> T {
+    let site = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-site-\(UUID().uuidString)")
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+    defer {
+        try? FileManager.default.removeItem(at: site)
+        try? FileManager.default.removeItem(at: home)
+    }
+    return try await body(site, home)
+}
