@@ -4,19 +4,37 @@ import Foundation
 /// `&hellip;` …) as numeric references before the XML parser sees them; the parser would
 /// otherwise drop them, and the text around them. An unknown name (`&bogus;`) becomes literal
 /// text (`&amp;bogus;`) unless the document declares entities of its own; a bare `&` (`?a=1&b=2`)
-/// becomes `&amp;`, and `&#X41;` the `&#x41;` XML accepts. CDATA sections are left alone. Documents without such references are returned as they are, uncopied.
+/// becomes `&amp;`, and `&#X41;` the `&#x41;` XML accepts. CDATA sections are left alone.
+/// Documents without such references are returned as they are, uncopied.
+///
+/// Asked to (`rewritingPredefined`), it also rewrites the five entities XML predefines (`&amp;`
+/// `&lt;` `&gt;` `&quot;` `&apos;`) as the character references they stand for (`&#38;` …),
+/// everywhere but in CDATA and the internal subset (where `&#38;` in an entity value would mean
+/// something else). libxml2 2.9 in recovery mode stops delivering entity references once the
+/// document has stopped being well-formed, but always delivers character references: a
+/// damaged document is read again so rewritten, and keeps its text (`XMLFeedParser`).
 ///
 /// The scan jumps from `&` to `&` with `memchr` and from CDATA section to CDATA section with
 /// `memmem`, so a document full of `&lt;` costs little more than a copy.
 enum HTMLEntityPreprocessor {
-    static func process(_ data: Data) -> Data {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Data in
-            guard let base = raw.baseAddress else { return data }
+    /// The document to hand to the XML parser.
+    struct Output {
+        /// The document, rewritten where needed (the input itself when nothing was).
+        var data: Data
+        /// Whether the document uses any of the five predefined entities outside CDATA.
+        var hasPredefinedReferences: Bool
+    }
+
+    static func process(_ data: Data, rewritingPredefined: Bool = false) -> Output {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Output in
+            guard let base = raw.baseAddress else { return Output(data: data, hasPredefinedReferences: false) }
             let bytes = raw.bindMemory(to: UInt8.self)
             let count = bytes.count
             // Entity declarations live in the DOCTYPE, at the start of the document.
             let head = min(count, 65_536)
             let declaresEntities = find("<!ENTITY", in: base, from: 0, count: head) < head
+            let subsetEnd = rewritingPredefined ? internalSubsetEnd(base, count: head) : 0
+            var hasPredefinedReferences = false
             var output: [UInt8]?
             var copiedUpTo = 0
             var index = 0
@@ -50,18 +68,23 @@ enum HTMLEntityPreprocessor {
                     while end < count, end - start <= 32, isNameByte(bytes[end]) { end += 1 }
                     if end < count, bytes[end] == UInt8(ascii: ";"), end > start + 1 {
                         let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
-                        if isXMLEntity(name) {
-                            index = end + 1
-                            continue
-                        }
-                        let text = String(decoding: name, as: UTF8.self)
-                        if let value = HTMLEntities.named[text]?.unicodeScalars.first?.value {
-                            (replacement, replaced) = ("&#\(value);", end + 1)
-                        } else if !declaresEntities {
-                            (replacement, replaced) = ("&amp;" + text + ";", end + 1)
+                        if let character = predefinedCharacter(name) {
+                            hasPredefinedReferences = true
+                            guard rewritingPredefined, start >= subsetEnd else {
+                                index = end + 1
+                                continue
+                            }
+                            (replacement, replaced) = ("&#\(character);", end + 1)
                         } else {
-                            index = end + 1
-                            continue
+                            let text = String(decoding: name, as: UTF8.self)
+                            if let value = HTMLEntities.named[text]?.unicodeScalars.first?.value {
+                                (replacement, replaced) = ("&#\(value);", end + 1)
+                            } else if !declaresEntities {
+                                (replacement, replaced) = ("&amp;" + text + ";", end + 1)
+                            } else {
+                                index = end + 1
+                                continue
+                            }
                         }
                     } else {
                         // A bare ampersand (`?a=1&b=2`, `AT&T`), which XML forbids and every feed
@@ -70,19 +93,50 @@ enum HTMLEntityPreprocessor {
                     }
                 }
                 index = replaced
-                if output == nil {
-                    var fresh: [UInt8] = []
-                    fresh.reserveCapacity(count + count / 16)
-                    output = fresh
-                }
+                if output == nil { output = fresh(capacity: count + count / 16) }
                 output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<start]))
                 output?.append(contentsOf: replacement.utf8)
                 copiedUpTo = replaced
             }
-            guard var result = output else { return data }
+            guard var result = output else {
+                return Output(data: data, hasPredefinedReferences: hasPredefinedReferences)
+            }
             result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<count]))
-            return Data(result)
+            return Output(data: Data(result), hasPredefinedReferences: hasPredefinedReferences)
         }
+    }
+
+    private static func fresh(capacity: Int) -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(capacity)
+        return buffer
+    }
+
+    /// Where the DOCTYPE's internal subset ends (just past its `]>`), looked for within the
+    /// first `count` bytes; 0 when there is none.
+    private static func internalSubsetEnd(_ base: UnsafeRawPointer, count: Int) -> Int {
+        let doctype = find("<!DOCTYPE", in: base, from: 0, count: count)
+        guard doctype < count else { return 0 }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        var position = doctype + 9
+        while position < count, bytes[position] != UInt8(ascii: "["), bytes[position] != UInt8(ascii: ">") {
+            position += 1
+        }
+        guard position < count, bytes[position] == UInt8(ascii: "[") else { return 0 }
+        // The subset ends at the first `]` followed (after any spaces) by `>`.
+        while position < count {
+            if bytes[position] == UInt8(ascii: "]") {
+                var next = position + 1
+                while next < count,
+                    bytes[next] == 0x20 || bytes[next] == 0x0A || bytes[next] == 0x09 || bytes[next] == 0x0D
+                {
+                    next += 1
+                }
+                if next < count, bytes[next] == UInt8(ascii: ">") { return next + 1 }
+            }
+            position += 1
+        }
+        return count
     }
 
     /// Where `pattern` next occurs at or after `from`; `count` when it does not. `memchr` finds
@@ -131,19 +185,30 @@ enum HTMLEntityPreprocessor {
         (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
     }
 
-    /// `amp`, `lt`, `gt`, `quot`, `apos`: the five XML defines itself.
-    private static func isXMLEntity(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// The code point of `amp`, `lt`, `gt`, `quot` or `apos`, the five XML defines itself.
+    private static func predefinedCharacter(_ name: UnsafeBufferPointer<UInt8>) -> UInt8? {
         switch name.count {
-        case 2: return (name[0] == UInt8(ascii: "l") || name[0] == UInt8(ascii: "g")) && name[1] == UInt8(ascii: "t")
-        case 3: return name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "m") && name[2] == UInt8(ascii: "p")
+        case 2 where name[1] == UInt8(ascii: "t"):
+            if name[0] == UInt8(ascii: "l") { return UInt8(ascii: "<") }
+            if name[0] == UInt8(ascii: "g") { return UInt8(ascii: ">") }
+        case 3:
+            if name[0] == UInt8(ascii: "a"), name[1] == UInt8(ascii: "m"), name[2] == UInt8(ascii: "p") {
+                return UInt8(ascii: "&")
+            }
         case 4:
-            return
-                (name[0] == UInt8(ascii: "q") && name[1] == UInt8(ascii: "u") && name[2] == UInt8(ascii: "o")
-                && name[3] == UInt8(ascii: "t"))
-                || (name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "p") && name[2] == UInt8(ascii: "o")
-                    && name[3] == UInt8(ascii: "s"))
-        default: return false
+            if name[0] == UInt8(ascii: "q"), name[1] == UInt8(ascii: "u"), name[2] == UInt8(ascii: "o"),
+                name[3] == UInt8(ascii: "t")
+            {
+                return UInt8(ascii: "\"")
+            }
+            if name[0] == UInt8(ascii: "a"), name[1] == UInt8(ascii: "p"), name[2] == UInt8(ascii: "o"),
+                name[3] == UInt8(ascii: "s")
+            {
+                return UInt8(ascii: "'")
+            }
+        default: break
         }
+        return nil
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
