@@ -10,8 +10,9 @@ import Foundation
 /// Asked to (`rewritingPredefined`), it also rewrites the five entities XML predefines (`&amp;`
 /// `&lt;` `&gt;` `&quot;` `&apos;`) as the character references they stand for (`&#38;` …),
 /// everywhere but in CDATA and the internal subset (where `&#38;` in an entity value would mean
-/// something else). libxml2 2.9 in recovery mode stops delivering entity references once the
-/// document has stopped being well-formed, but always delivers character references: a
+/// something else), and a `<` that opens no tag (`a < b`) as `&#60;`. libxml2 2.9 in recovery
+/// mode stops delivering entity references once the document has stopped being well-formed,
+/// but always delivers character references, and its push parser stops at a stray `<`: a
 /// damaged document is read again so rewritten, and keeps its text (`XMLFeedParser`).
 ///
 /// The scan jumps from `&` to `&` with `memchr` and from CDATA section to CDATA section with
@@ -40,7 +41,13 @@ enum HTMLEntityPreprocessor {
             var index = 0
             var cdataStart = find("<![CDATA[", in: base, from: 0, count: count)
             while index < count {
-                guard let ampersand = memchr(base + index, Int32(UInt8(ascii: "&")), cdataStart - index) else {
+                let found =
+                    rewritingPredefined
+                    ? nextAmpersandOrLessThan(bytes, from: index, to: cdataStart)
+                    : memchr(base + index, Int32(UInt8(ascii: "&")), cdataStart - index).map {
+                        base.distance(to: UnsafeRawPointer($0))
+                    }
+                guard let start = found else {
                     // No reference before the next CDATA section: skip past its end.
                     guard cdataStart < count else { break }
                     let close = find("]]>", in: base, from: cdataStart + 9, count: count)
@@ -48,11 +55,18 @@ enum HTMLEntityPreprocessor {
                     cdataStart = find("<![CDATA[", in: base, from: index, count: count)
                     continue
                 }
-                let start = base.distance(to: UnsafeRawPointer(ampersand))
                 // What replaces the bytes start..<replaced, if anything does.
                 let replacement: String
                 let replaced: Int
-                if start + 1 < count, bytes[start + 1] == UInt8(ascii: "#") {
+                if bytes[start] == UInt8(ascii: "<") {
+                    // A `<` that opens no tag (`a < b`, `<3`): XML forbids it, and libxml2's push
+                    // parser stops at it, losing the rest of the feed. Written as the text it is.
+                    guard start + 1 < count, start >= subsetEnd, !opensMarkup(bytes[start + 1]) else {
+                        index = start + 1
+                        continue
+                    }
+                    (replacement, replaced) = ("&#60;", start + 1)
+                } else if start + 1 < count, bytes[start + 1] == UInt8(ascii: "#") {
                     switch numericReference(bytes, at: start) {
                     case .valid(let end):
                         index = end
@@ -104,6 +118,36 @@ enum HTMLEntityPreprocessor {
             result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<count]))
             return Output(data: Data(result), hasPredefinedReferences: hasPredefinedReferences)
         }
+    }
+
+    /// The first `&` or `<` in `from..<limit`, sixteen bytes at a time.
+    private static func nextAmpersandOrLessThan(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to limit: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var position = from
+        let ampersand = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
+        let less = SIMD16<UInt8>(repeating: UInt8(ascii: "<"))
+        while position + 16 <= limit {
+            let block = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self)
+            let found = (block .== ampersand) .| (block .== less)
+            if any(found) {
+                for lane in 0..<16 where found[lane] { return position + lane }
+            }
+            position += 16
+        }
+        while position < limit {
+            if base[position] == UInt8(ascii: "&") || base[position] == UInt8(ascii: "<") { return position }
+            position += 1
+        }
+        return nil
+    }
+
+    /// Whether `<` followed by `byte` can open markup: a name (ASCII letter, `_`, `:` or any
+    /// non-ASCII byte), an end tag, a comment, CDATA, a declaration or a processing instruction.
+    private static func opensMarkup(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return (lower >= 0x61 && lower <= 0x7A) || byte >= 0x80 || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!")
+            || byte == UInt8(ascii: "?")
     }
 
     private static func fresh(capacity: Int) -> [UInt8] {

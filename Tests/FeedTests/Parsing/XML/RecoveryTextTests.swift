@@ -38,6 +38,7 @@ struct RecoveryTextTests {
         "<title>invalid &#xD800; reference</title>",
         "<title>mismatched <b>tags</i></title>",
         "<description>an attribute <img src=x> unquoted</description>",
+        "<description>a bare < less-than</description>",
         "<enclosure url=\"a\" url=\"b\"/>",
         "<dc:creator>undeclared prefix</dc:creator>",
     ]
@@ -57,14 +58,27 @@ struct RecoveryTextTests {
         #expect(item.contentHTML == "<p>Hello <b>world</b></p>")
     }
 
-    @Test("the predefined-entity rewrite leaves CDATA and the internal subset alone")
+    @Test("a < that opens no tag is text, and the items after it are kept")
+    func bareLessThan() throws {
+        let document = """
+            <rss version="2.0"><channel><title>Bare</title>
+            <item><guid>1</guid><title>1 < 2 &amp; 3 <4</title><description>a <= b</description></item>
+            <item><guid>2</guid><title>Two</title></item></channel></rss>
+            """
+        let feed = try FeedParser.parse(data: Data(document.utf8), url: nil)
+        #expect(feed.items.map(\.title) == ["1 < 2 & 3 <4", "Two"])
+        #expect(feed.items.first?.contentHTML == "a <= b")
+    }
+
+    @Test("the repair rewrite leaves CDATA and the internal subset alone")
     func predefinedRewriteScope() {
         let document = Data(
-            #"<!DOCTYPE r [<!ENTITY e "a&amp;b">]><r a="&lt;&amp;">&lt;&gt;&amp;&quot;&apos;<![CDATA[&lt;]]></r>"#.utf8)
+            #"<!DOCTYPE r [<!ENTITY e "a&amp;b <">]><r a="&lt;&amp;">&lt;&gt;&amp;&quot;&apos;<![CDATA[&lt; <]]> < </r>"#
+                .utf8)
         let rewritten = HTMLEntityPreprocessor.process(document, rewritingPredefined: true).data
         #expect(
             String(decoding: rewritten, as: UTF8.self)
-                == #"<!DOCTYPE r [<!ENTITY e "a&amp;b">]><r a="&#60;&#38;">&#60;&#62;&#38;&#34;&#39;<![CDATA[&lt;]]></r>"#
+                == #"<!DOCTYPE r [<!ENTITY e "a&amp;b <">]><r a="&#60;&#38;">&#60;&#62;&#38;&#34;&#39;<![CDATA[&lt; <]]> &#60; </r>"#
         )
     }
 }
