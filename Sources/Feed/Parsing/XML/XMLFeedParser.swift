@@ -28,23 +28,29 @@ enum XMLFeedParser {
         guard var outcome = SAXFeedReader.read(prepared.data, documentURL: url) else {
             throw .malformed("the XML parser could not start (out of memory?)")
         }
-        var encodingWarning: String?
+        var repairs: [String] = []
         if !outcome.diagnostics.wellFormed {
+            // A document that is not well-formed: its bytes repaired (stray NULs dropped, bytes
+            // that are not the UTF-8 they claim re-read), its predefined entities rewritten.
             var repaired = input
-            var warning: String?
+            var warnings: [String] = []
+            if let (cleaned, warning) = EncodingRepair.droppingNULs(repaired) {
+                repaired = cleaned
+                warnings.append(warning)
+            }
             if claimsUTF8, converted == nil, outcome.diagnostics.sawInvalidCharacter {
-                (repaired, warning) = EncodingRepair.repair(input)
-                // Overlong forms and surrogates pass the repair's quick scan; the standard
-                // library replaces them.
-                if repaired == input { repaired = Data(String(decoding: input, as: UTF8.self).utf8) }
+                let (reencoded, warning) = EncodingRepair.repair(repaired)
+                repaired = reencoded
+                if let warning { warnings.append(warning) }
             }
             if repaired != input || prepared.hasPredefinedReferences,
                 let second = read(repaired, documentURL: url)
             {
                 outcome = second
-                if repaired != input { encodingWarning = warning }
+                repairs = warnings
             }
         }
+        var encodingWarning: String?
         if outcome.builder.format == nil, outcome.diagnostics.firstError?.code == Self.unsupportedEncoding {
             // An encoding libxml2 does not know (`encoding="bogus"`): read the bytes as UTF-8,
             // repaired like any document that is not the UTF-8 it claims.
@@ -67,6 +73,7 @@ enum XMLFeedParser {
                 diagnostics.firstError.map { "the XML is not well formed (\($0.message))" } ?? "no root element")
         }
         var feed = builder.feed(format: format)
+        feed.warnings += repairs
         if let encodingWarning { feed.warnings.append(encodingWarning) }
         guard let error = diagnostics.firstError else { return feed }
         if builder.rootClosed {
