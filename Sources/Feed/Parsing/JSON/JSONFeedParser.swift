@@ -26,6 +26,7 @@ enum JSONFeedParser {
         let home = Self.url(feed["home_page_url"], base: feedURL ?? base)
 
         var warnings: [String] = []
+        var unknownZones: [String] = []
         var items: [ParsedItem] = []
         let feedAuthors = Self.authors(feed)
         let rawItems = feed["items"]?.array ?? []
@@ -35,7 +36,7 @@ enum JSONFeedParser {
                 warnings.append("items[\(index)] is not an object; skipped")
                 continue
             }
-            guard var parsed = Self.item(item, base: feedURL ?? base) else {
+            guard var parsed = Self.item(item, base: feedURL ?? base, unknownZones: &unknownZones) else {
                 warnings.append("items[\(index)] has no id, link, title or content; skipped")
                 continue
             }
@@ -43,6 +44,7 @@ enum JSONFeedParser {
             if parsed.authors.isEmpty { parsed.authors = feedAuthors }
             items.append(parsed)
         }
+        warnings += unknownZones.map(FeedDate.unknownZoneWarning)
         return ParsedFeed(
             format: format, title: Self.text(feed["title"]), link: home, feedURL: feedURL,
             description: Self.text(feed["description"]), language: Self.text(feed["language"]), updated: nil,
@@ -50,7 +52,12 @@ enum JSONFeedParser {
             authors: feedAuthors, items: items, warnings: warnings)
     }
 
-    private static func item(_ item: JSONNode, base: URL?) -> ParsedItem? {
+    private static func item(_ item: JSONNode, base: URL?, unknownZones: inout [String]) -> ParsedItem? {
+        func date(_ value: JSONNode?) -> Date? {
+            guard let reading = value?.string.flatMap(FeedDate.reading) else { return nil }
+            if let zone = reading.unknownZone, !unknownZones.contains(zone) { unknownZones.append(zone) }
+            return reading.date
+        }
         let id: String? =
             switch item["id"] {
             case .string(let text): text
@@ -60,8 +67,7 @@ enum JSONFeedParser {
         let parsed = ParsedItem(
             id: id, title: text(item["title"]), link: url(item["url"], base: base),
             externalLink: url(item["external_url"], base: base),
-            published: item["date_published"]?.string.flatMap(FeedDate.date(from:)),
-            updated: item["date_modified"]?.string.flatMap(FeedDate.date(from:)), authors: authors(item),
+            published: date(item["date_published"]), updated: date(item["date_modified"]), authors: authors(item),
             summary: text(item["summary"]), contentHTML: text(item["content_html"]),
             contentText: text(item["content_text"]),
             categories: (item["tags"]?.array ?? []).compactMap { text($0) },

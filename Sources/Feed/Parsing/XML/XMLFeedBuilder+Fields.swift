@@ -98,9 +98,9 @@ extension XMLFeedBuilder {
         case .atomContent, .contentEncoded:
             set(\.contentHTML, value.nonEmpty, inItem: inItem, onlyIfEmpty: false)
         case .pubDate, .atomPublished, .atomIssued, .dcDate, .dctermsCreated, .dctermsIssued:
-            set(\.published, FeedDate.date(from: value), inItem: inItem, onlyIfEmpty: true)
+            set(\.published, date(value), inItem: inItem, onlyIfEmpty: true)
         case .atomUpdated, .atomModified, .lastBuildDate, .dctermsModified:
-            set(\.updated, FeedDate.date(from: value), inItem: inItem, onlyIfEmpty: true)
+            set(\.updated, date(value), inItem: inItem, onlyIfEmpty: true)
         case .language, .dcLanguage:
             if !inItem { channel.language = value.nonEmpty }
         case .rssAuthor, .managingEditor:
@@ -128,6 +128,13 @@ extension XMLFeedBuilder {
         default:
             break
         }
+    }
+
+    /// The date `text` gives, noting a zone it names that no table knows (read as UTC).
+    private mutating func date(_ text: String) -> Date? {
+        guard let reading = FeedDate.reading(text) else { return nil }
+        if let zone = reading.unknownZone, !unknownZones.contains(zone) { unknownZones.append(zone) }
+        return reading.date
     }
 
     /// `reference` made absolute against `base`.

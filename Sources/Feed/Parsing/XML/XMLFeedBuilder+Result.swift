@@ -61,7 +61,7 @@ extension XMLFeedBuilder {
             feedURL: channel.feedURL,
             description: channel.description ?? channel.summary, language: channel.language,
             updated: channel.updated ?? channel.published, icon: channel.icon, authors: channel.authors,
-            items: entries)
+            items: entries, warnings: unknownZones.map(FeedDate.unknownZoneWarning))
     }
 }
 

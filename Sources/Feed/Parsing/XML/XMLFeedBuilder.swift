@@ -34,6 +34,8 @@ struct XMLFeedBuilder {
     var item: FieldSet?
     /// The items read so far, each made as its element closes.
     var items: [ParsedItem] = []
+    /// Zone names dates gave that no table knows, read as UTC; each becomes a warning.
+    var unknownZones: [String] = []
     var author: Author?
     var authorOwnerIsItem = false
     var isPermaLinkGUID = true
