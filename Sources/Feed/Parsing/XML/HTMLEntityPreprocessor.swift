@@ -71,9 +71,10 @@ enum HTMLEntityPreprocessor {
                     case .valid(let end):
                         index = end
                         continue
-                    case .upperCaseX:
-                        // `&#X41;`: HTML allows the capital X, XML does not.
-                        (replacement, replaced) = ("&#x", start + 3)
+                    case .rewritten(let value, let end):
+                        // `&#X41;` (HTML allows the capital X, XML does not), `&#150;` (a
+                        // Windows-1252 dash to HTML5, a C1 control to XML), `&#0;` (forbidden).
+                        (replacement, replaced) = ("&#\(value);", end)
                     case .malformed:
                         (replacement, replaced) = ("&amp;", start + 1)
                     }
@@ -199,10 +200,11 @@ enum HTMLEntityPreprocessor {
     }
 
     private enum NumericReference {
-        /// A reference XML accepts, ending before `end`.
+        /// A reference XML accepts and reads as HTML5 does, ending before `end`.
         case valid(end: Int)
-        /// `&#X…;`, well formed but for the capital X.
-        case upperCaseX
+        /// A reference to be written `&#value;`, ending before `end`: one with a capital X, one
+        /// to a code point HTML5 reads otherwise (128–159) or XML forbids.
+        case rewritten(value: UInt32, end: Int)
         /// `&#` not followed by digits and `;`.
         case malformed
     }
@@ -214,19 +216,27 @@ enum HTMLEntityPreprocessor {
         let isHex = marker == UInt8(ascii: "x") || marker == UInt8(ascii: "X")
         if isHex { position += 1 }
         let digits = position
-        while position < bytes.count, position - start <= 12,
-            isHex ? isHexDigit(bytes[position]) : (bytes[position] >= 0x30 && bytes[position] <= 0x39)
-        {
+        var value: UInt32 = 0
+        while position < bytes.count, position - start <= 12 {
+            let byte = bytes[position]
+            let digit: UInt32
+            if byte >= 0x30 && byte <= 0x39 {
+                digit = UInt32(byte - 0x30)
+            } else if isHex, byte | 0x20 >= 0x61, byte | 0x20 <= 0x66 {
+                digit = UInt32(byte | 0x20) - 0x61 + 10
+            } else {
+                break
+            }
+            // Saturates past the last code point: any larger value is just as forbidden.
+            value = min(value * (isHex ? 16 : 10) + digit, 0x11_0000)
             position += 1
         }
         guard position > digits, position < bytes.count, bytes[position] == UInt8(ascii: ";") else {
             return .malformed
         }
-        return marker == UInt8(ascii: "X") ? .upperCaseX : .valid(end: position + 1)
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+        let read = HTMLEntities.codePoint(referencedBy: value)
+        guard read != value || marker == UInt8(ascii: "X") else { return .valid(end: position + 1) }
+        return .rewritten(value: read, end: position + 1)
     }
 
     /// The code point of `amp`, `lt`, `gt`, `quot` or `apos`, the five XML defines itself.
