@@ -7,7 +7,7 @@ extension XMLFeedBuilder {
         switch element {
         case .item, .entry:
             // An item opened inside another (a malformed document) ends the open one first.
-            if let open = item { items.append(Self.parsedItem(open)) }
+            if let open = item { items.append(parsedItem(open)) }
             item = FieldSet()
             // An RSS 1.0 item is identified by its rdf:about URI.
             item?.id = attributes.value(names.about, namespace: names.rdfNamespace)?.trimmedWhitespace.nonEmpty
@@ -61,7 +61,7 @@ extension XMLFeedBuilder {
         let inImage = parent == .image
         switch element {
         case .item, .entry:
-            if let finished = item { items.append(Self.parsedItem(finished)) }
+            if let finished = item { items.append(parsedItem(finished)) }
             item = nil
         case .title where !inImage:
             // RSS titles are plain text, but feeds put HTML in them: render it when it is HTML.
@@ -90,13 +90,13 @@ extension XMLFeedBuilder {
             default: break
             }
         case .description where !inImage:
-            set(\.description, value.nonEmpty, inItem: inItem, onlyIfEmpty: true)
+            set(\.description, value.nonEmpty, inItem: inItem, onlyIfEmpty: true, base: \.descriptionBase)
         case .atomSubtitle, .atomTagline:
             channel.description = (isMarkup ? HTMLText.plainText(value) : value).nonEmpty
         case .atomSummary where isFieldOfParent:
-            set(\.summary, value.nonEmpty, inItem: inItem, onlyIfEmpty: true)
+            set(\.summary, value.nonEmpty, inItem: inItem, onlyIfEmpty: true, base: \.summaryBase)
         case .atomContent, .contentEncoded:
-            set(\.contentHTML, value.nonEmpty, inItem: inItem, onlyIfEmpty: false)
+            set(\.contentHTML, value.nonEmpty, inItem: inItem, onlyIfEmpty: false, base: \.contentBase)
         case .pubDate, .atomPublished, .atomIssued, .dcDate, .dctermsCreated, .dctermsIssued:
             set(\.published, date(value), inItem: inItem, onlyIfEmpty: true)
         case .atomUpdated, .atomModified, .lastBuildDate, .dctermsModified:
@@ -183,12 +183,21 @@ extension XMLFeedBuilder {
         }
     }
 
+    /// Sets a field of the item (or the feed) to `value`; for an item's HTML field, `base`
+    /// keeps the `xml:base` in force where it was read, for the URLs inside it.
     private mutating func set<Value>(
-        _ keyPath: WritableKeyPath<FieldSet, Value?>, _ value: Value?, inItem: Bool, onlyIfEmpty: Bool
+        _ keyPath: WritableKeyPath<FieldSet, Value?>, _ value: Value?, inItem: Bool, onlyIfEmpty: Bool,
+        base: WritableKeyPath<FieldSet, URL?>? = nil
     ) {
         guard let value else { return }
         if inItem {
-            if !onlyIfEmpty || item?[keyPath: keyPath] == nil { item?[keyPath: keyPath] = value }
+            if !onlyIfEmpty || item?[keyPath: keyPath] == nil {
+                item?[keyPath: keyPath] = value
+                if let base {
+                    let xmlBase = xmlBase
+                    item?[keyPath: base] = xmlBase
+                }
+            }
         } else if !onlyIfEmpty || channel[keyPath: keyPath] == nil {
             channel[keyPath: keyPath] = value
         }

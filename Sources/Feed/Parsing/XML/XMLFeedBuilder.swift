@@ -77,6 +77,9 @@ struct XMLFeedBuilder {
     /// an item's links, else the document's URL.
     var base: URL? { bases.last ?? (item != nil ? channel.link ?? documentURL : documentURL) }
 
+    /// The nearest `xml:base`, if any.
+    var xmlBase: URL? { bases.last }
+
     /// The parent of the element being handled.
     var parent: FeedElement? { stack.last?.element }
 
