@@ -48,7 +48,9 @@ extension XMLFeedBuilder {
             switch element {
             case .atomName: author?.name = value.nonEmpty
             case .atomEmail: author?.email = value.nonEmpty
-            case .atomURI: author?.uri = value.nonEmpty
+            case .atomURI:
+                let uri = value.nonEmpty.map(resolvedURI)
+                author?.uri = uri
             case .atomAuthor, .atomContributor:
                 if let finished = author, finished.name != nil || finished.email != nil || finished.uri != nil {
                     if authorOwnerIsItem { item?.authors.append(finished) } else { channel.authors.append(finished) }
@@ -135,6 +137,17 @@ extension XMLFeedBuilder {
         guard let reading = FeedDate.reading(text) else { return nil }
         if let zone = reading.unknownZone, !unknownZones.contains(zone) { unknownZones.append(zone) }
         return reading.date
+    }
+
+    /// An Atom person's `uri` made absolute against the nearest `xml:base`, else the document's
+    /// URL (RFC 4287's bases; not the feed's link); as written when it has a scheme or the base
+    /// is not an http(s) URL.
+    private func resolvedURI(_ text: String) -> String {
+        guard let base = xmlBase ?? documentURL, let scheme = base.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", URL(string: text)?.scheme == nil,
+            let url = URL(string: text, relativeTo: base)?.absoluteURL
+        else { return text }
+        return url.absoluteString
     }
 
     /// `reference` made absolute against `base`.

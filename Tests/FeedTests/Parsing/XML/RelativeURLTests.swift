@@ -43,4 +43,15 @@ struct RelativeURLTests {
         let feed = try FeedParser.parse(data: Data(document.utf8), url: URL(fileURLWithPath: "/tmp/feed.xml"))
         #expect(feed.items.first?.contentHTML == #"<img src="a.png">"#)
     }
+
+    @Test("a relative Atom author or contributor <uri> resolves against xml:base, else the document URL")
+    func relativeAuthorURI() throws {
+        let feed = try parseFixture("atom/author-uri-relative.xml", url: "https://people.example/feeds/feed.atom")
+        #expect(feed.authors == [Author(name: "Jo", uri: "https://people.example/about/jo")])
+        #expect(
+            feed.items.first?.authors == [
+                Author(name: "Guest", uri: "https://other.example/blog/guest"),
+                Author(name: "Helper", uri: "https://other.example/people/helper"),
+            ])
+    }
 }
