@@ -14,4 +14,23 @@ extension String {
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
+
+    /// The string with every run of whitespace (spaces, tabs, line breaks) made one space, and
+    /// none at either end: how a title or a name reads on one line. Returned as it is when it
+    /// has nothing to collapse.
+    var collapsingWhitespace: String {
+        var previousWasSpace = true
+        var needsWork = false
+        for byte in utf8 {
+            let isSpace = Self.isSpace(byte)
+            if isSpace && (previousWasSpace || byte != 0x20) {
+                needsWork = true
+                break
+            }
+            previousWasSpace = isSpace
+        }
+        guard needsWork || previousWasSpace else { return self }
+        return split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            .joined(separator: " ")
+    }
 }

@@ -48,7 +48,7 @@ enum JSONFeedParser {
         }
         warnings += unknownZones.map(FeedDate.unknownZoneWarning)
         return ParsedFeed(
-            format: format, title: Self.text(feed["title"]), link: home, feedURL: feedURL,
+            format: format, title: Self.text(feed["title"])?.collapsingWhitespace, link: home, feedURL: feedURL,
             description: Self.text(feed["description"]), language: Self.text(feed["language"]), updated: nil,
             icon: Self.url(feed["icon"], base: base) ?? Self.url(feed["favicon"], base: base),
             authors: feedAuthors, items: items, warnings: warnings)
@@ -68,7 +68,8 @@ enum JSONFeedParser {
             }
         let link = url(item["url"], base: base)
         let parsed = ParsedItem(
-            id: id, title: text(item["title"]), link: link, externalLink: url(item["external_url"], base: base),
+            id: id, title: text(item["title"])?.collapsingWhitespace, link: link,
+            externalLink: url(item["external_url"], base: base),
             published: date(item["date_published"]), updated: date(item["date_modified"]),
             authors: authors(item, base: base), summary: text(item["summary"]),
             contentHTML: text(item["content_html"]).map {
@@ -76,7 +77,9 @@ enum JSONFeedParser {
             },
             contentText: text(item["content_text"]),
             categories: (item["tags"]?.array ?? []).compactMap { text($0) },
-            enclosures: (item["attachments"]?.array ?? []).compactMap { attachment($0, base: base) })
+            enclosures: (item["attachments"]?.array ?? []).compactMap { attachment($0, base: base) }.reduce(
+                into: []
+            ) { $0.appendMerging($1) })
         let hasSomething =
             id != nil || parsed.link != nil || parsed.title != nil || parsed.contentHTML != nil
             || parsed.contentText != nil || parsed.summary != nil
@@ -93,7 +96,10 @@ enum JSONFeedParser {
     }
 
     private static func authors(_ object: JSONNode, base: URL?) -> [Author] {
-        var list = (object["authors"]?.array ?? []).compactMap { author($0, base: base) }
+        var list: [Author] = []
+        for value in object["authors"]?.array ?? [] {
+            if let author = author(value, base: base) { list.appendMerging(author) }
+        }
         if list.isEmpty, let single = object["author"].flatMap({ author($0, base: base) }) { list = [single] }
         return list
     }
@@ -101,7 +107,7 @@ enum JSONFeedParser {
     private static func author(_ value: JSONNode, base: URL?) -> Author? {
         guard value.isObject else { return nil }
         let author = Author(
-            name: text(value["name"]), email: nil,
+            name: text(value["name"])?.collapsingWhitespace, email: nil,
             uri: url(value["url"], base: base)?.absoluteString ?? text(value["url"]))
         return author.name == nil && author.uri == nil ? nil : author
     }

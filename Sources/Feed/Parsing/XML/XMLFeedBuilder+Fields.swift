@@ -18,7 +18,7 @@ extension XMLFeedBuilder {
             atomLink(attributes)
         case .enclosure:
             if let href = attributes.value(names.url), let url = resolve(href) {
-                item?.enclosures.append(
+                item?.enclosures.appendMerging(
                     Enclosure(
                         url: url, mimeType: attributes.value(names.type),
                         length: attributes.value(names.length).flatMap { Int64($0.trimmedWhitespace) }))
@@ -46,14 +46,18 @@ extension XMLFeedBuilder {
         let inItem = item != nil
         if author != nil {
             switch element {
-            case .atomName: author?.name = value.nonEmpty
+            case .atomName: author?.name = value.collapsingWhitespace.nonEmpty
             case .atomEmail: author?.email = value.nonEmpty
             case .atomURI:
                 let uri = value.nonEmpty.map(resolvedURI)
                 author?.uri = uri
             case .atomAuthor, .atomContributor:
                 if let finished = author, finished.name != nil || finished.email != nil || finished.uri != nil {
-                    if authorOwnerIsItem { item?.authors.append(finished) } else { channel.authors.append(finished) }
+                    if authorOwnerIsItem {
+                        item?.authors.appendMerging(finished)
+                    } else {
+                        channel.authors.appendMerging(finished)
+                    }
                 }
                 author = nil
             default: break
@@ -67,12 +71,15 @@ extension XMLFeedBuilder {
             item = nil
         case .title where !inImage:
             // RSS titles are plain text, but feeds put HTML in them: render it when it is HTML.
+            // Titles read as one line: runs of whitespace (line breaks from the markup, or from
+            // rendered HTML) become one space.
             let title = HTMLText.looksLikeHTML(value) ? HTMLText.plainText(value) : value
-            set(\.title, title.nonEmpty, inItem: inItem, onlyIfEmpty: true)
+            set(\.title, title.collapsingWhitespace.nonEmpty, inItem: inItem, onlyIfEmpty: true)
         case .mediaTitle:
-            if inItem { item?.fallbackTitle = value.nonEmpty }
+            if inItem { item?.fallbackTitle = value.collapsingWhitespace.nonEmpty }
         case .atomTitle where isFieldOfParent:
-            set(\.title, (isMarkup ? HTMLText.plainText(value) : value).nonEmpty, inItem: inItem, onlyIfEmpty: true)
+            let title = isMarkup ? HTMLText.plainText(value) : value
+            set(\.title, title.collapsingWhitespace.nonEmpty, inItem: inItem, onlyIfEmpty: true)
         case .link where !inImage:
             if !value.isEmpty { set(\.link, resolve(value), inItem: inItem, onlyIfEmpty: true) }
         case .guid:
@@ -107,19 +114,19 @@ extension XMLFeedBuilder {
             if !inItem { channel.language = value.nonEmpty }
         case .rssAuthor, .managingEditor:
             if let parsed = RSSAuthor.parse(value) {
-                if inItem { item?.authors.append(parsed) } else { channel.authors.append(parsed) }
+                if inItem { item?.authors.appendMerging(parsed) } else { channel.authors.appendMerging(parsed) }
             }
         case .itunesAuthor:
-            if let name = value.nonEmpty {
+            if let name = value.collapsingWhitespace.nonEmpty {
                 if inItem {
-                    if item?.authors.isEmpty == true { item?.authors.append(Author(name: name)) }
+                    if item?.authors.isEmpty == true { item?.authors.appendMerging(Author(name: name)) }
                 } else if channel.authors.isEmpty {
-                    channel.authors.append(Author(name: name))
+                    channel.authors.appendMerging(Author(name: name))
                 }
             }
         case .dcCreator:
             if let parsed = RSSAuthor.parse(value) {
-                if inItem { item?.authors.append(parsed) } else { channel.authors.append(parsed) }
+                if inItem { item?.authors.appendMerging(parsed) } else { channel.authors.appendMerging(parsed) }
             }
         case .category, .dcSubject, .mediaCategory:
             if let term = value.nonEmpty { categories(append: term) }
@@ -167,7 +174,7 @@ extension XMLFeedBuilder {
         case "self":
             if item == nil { channel.feedURL = url }
         case "enclosure":
-            item?.enclosures.append(
+            item?.enclosures.appendMerging(
                 Enclosure(
                     url: url, mimeType: attributes.value(names.type),
                     length: attributes.value(names.length).flatMap { Int64($0.trimmedWhitespace) }))
@@ -177,14 +184,12 @@ extension XMLFeedBuilder {
     }
 
     /// Media RSS `content` and `thumbnail` become enclosures (a URL already attached is not
-    /// repeated); a thumbnail's type is taken to be an image.
+    /// repeated, only completed); a thumbnail's type is taken to be an image.
     private mutating func mediaEnclosure(_ attributes: SAXAttributes, isThumbnail: Bool) {
-        guard item != nil, let href = attributes.value(names.url), let url = resolve(href),
-            item?.enclosures.contains(where: { $0.url == url }) == false
-        else { return }
+        guard item != nil, let href = attributes.value(names.url), let url = resolve(href) else { return }
         let type =
             attributes.value(names.type) ?? (isThumbnail ? "image/*" : attributes.value(names.medium).map { "\($0)/*" })
-        item?.enclosures.append(
+        item?.enclosures.appendMerging(
             Enclosure(url: url, mimeType: type, length: attributes.value(names.fileSize).flatMap { Int64($0) }))
     }
 

@@ -77,7 +77,7 @@ extension XMLFeedBuilder {
 /// address, or a name.
 enum RSSAuthor {
     static func parse(_ text: String) -> Author? {
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = text.collapsingWhitespace
         guard !value.isEmpty else { return nil }
         if let open = value.firstIndex(of: "("), value.hasSuffix(")") {
             let outside = value[..<open].trimmingCharacters(in: .whitespaces)

@@ -163,4 +163,24 @@ struct JSONFeed10FixtureTests {
         let fallback = try JSONFeedParser.parse(Data(withoutHome.utf8), url: mirror)
         #expect(fallback.items.first?.link == URL(string: "https://feeds.example/a/posts/1"))
     }
+
+    @Test("repeated attachments and authors are listed once; names and titles have their whitespace collapsed")
+    func duplicates() throws {
+        let json = #"""
+            {"version": "https://jsonfeed.org/version/1.1", "title": " Two\n\tlines ",
+             "items": [{"id": "1", "title": "A\n\t\ttitle",
+               "authors": [{"name": "Jo\n\t\tBloggs"}, {"name": "Jo Bloggs"}],
+               "attachments": [{"url": "https://e.example/a.mp3"},
+                               {"url": "https://e.example/a.mp3", "mime_type": "audio/mpeg", "size_in_bytes": 5}]}]}
+            """#
+        let feed = try JSONFeedParser.parse(Data(json.utf8), url: nil)
+        #expect(feed.title == "Two lines")
+        let item = try #require(feed.items.first)
+        #expect(item.title == "A title")
+        #expect(item.authors == [Author(name: "Jo Bloggs")])
+        #expect(
+            item.enclosures == [
+                Enclosure(url: try #require(URL(string: "https://e.example/a.mp3")), mimeType: "audio/mpeg", length: 5)
+            ])
+    }
 }
