@@ -21,6 +21,8 @@ extension XMLFeedBuilder {
         var published: Date?
         var updated: Date?
         var language: String?
+        /// The `xml:lang` of the root element or the channel.
+        var xmlLanguage: String?
         var icon: URL?
         var authors: [Author] = []
         var categories: [String] = []
@@ -67,7 +69,7 @@ extension XMLFeedBuilder {
         return ParsedFeed(
             format: format, title: channel.title, link: channel.link ?? Self.webAddress(channel.permalinkID),
             feedURL: channel.feedURL,
-            description: channel.description ?? channel.summary, language: channel.language,
+            description: channel.description ?? channel.summary, language: channel.language ?? channel.xmlLanguage,
             updated: channel.updated ?? channel.published, icon: channel.icon, authors: channel.authors,
             items: entries, warnings: unknownZones.map(FeedDate.unknownZoneWarning))
     }

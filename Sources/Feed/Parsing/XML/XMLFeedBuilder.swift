@@ -106,6 +106,11 @@ struct XMLFeedBuilder {
             format = Self.format(root: element, version: version)
             if format == nil { wantsStop = true }
         }
+        if stack.isEmpty || element == .channel, channel.xmlLanguage == nil {
+            // The root's or the channel's xml:lang: the feed's language when no element gives one.
+            channel.xmlLanguage =
+                attributes.value(names.lang, namespace: names.xmlNamespace)?.trimmedWhitespace.nonEmpty
+        }
         var frame = Frame(local: local, element: element, textStart: text.count)
         if let value = attributes.value(names.base, namespace: names.xmlNamespace),
             let url = URL(string: value.trimmedWhitespace, relativeTo: bases.last ?? documentURL)?.absoluteURL
