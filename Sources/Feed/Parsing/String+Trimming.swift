@@ -19,17 +19,23 @@ extension String {
     /// none at either end: how a title or a name reads on one line. Returned as it is when it
     /// has nothing to collapse.
     var collapsingWhitespace: String {
-        var previousWasSpace = true
-        var needsWork = false
-        for byte in utf8 {
-            let isSpace = Self.isSpace(byte)
-            if isSpace && (previousWasSpace || byte != 0x20) {
-                needsWork = true
-                break
+        var copy = self
+        let collapsed = copy.withUTF8 { bytes in
+            // Collapsed already when no space leads, trails, or follows another, and no tab or
+            // line break occurs.
+            var previousWasSpace = true
+            for byte in bytes {
+                if byte > 0x20 {
+                    previousWasSpace = false
+                    continue
+                }
+                let isSpace = Self.isSpace(byte)
+                if isSpace && (previousWasSpace || byte != 0x20) { return false }
+                previousWasSpace = isSpace
             }
-            previousWasSpace = isSpace
+            return !previousWasSpace || bytes.isEmpty
         }
-        guard needsWork || previousWasSpace else { return self }
+        if collapsed { return self }
         return split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
             .joined(separator: " ")
     }

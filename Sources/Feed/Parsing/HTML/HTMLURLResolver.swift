@@ -13,9 +13,9 @@ import Foundation
 enum HTMLURLResolver {
     /// `html` with its relative URLs resolved against `base`.
     static func resolvingURLs(in html: String, against base: URL?) -> String {
-        guard let base, let scheme = base.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            html.utf8.contains(UInt8(ascii: "="))
-        else { return html }
+        guard let base, let scheme = base.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return html
+        }
         var html = html
         return html.withUTF8 { bytes -> String? in
             var edits: [(range: Range<Int>, text: String)] = []
@@ -47,6 +47,7 @@ enum HTMLURLResolver {
     private static func scanTags(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (Name, Range<Int>) -> Void) {
         guard let base = bytes.baseAddress else { return }
         let count = bytes.count
+        let (script, style, urlAttributes) = (Name.script, Name.style, Name.urlAttributes)
         var index = 0
         while index < count, let found = memchr(base + index, Int32(UInt8(ascii: "<")), count - index) {
             let open = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
@@ -66,10 +67,10 @@ enum HTMLURLResolver {
                 tag.append(bytes[index])
                 index += 1
             }
-            index = attributes(bytes, from: index, visit)
-            if tag == Name.script {
+            index = attributes(bytes, from: index, urlAttributes, visit)
+            if tag == script {
                 index = end(of: "</script", in: bytes, from: index, caseless: true)
-            } else if tag == Name.style {
+            } else if tag == style {
                 index = end(of: "</style", in: bytes, from: index, caseless: true)
             }
         }
@@ -78,7 +79,8 @@ enum HTMLURLResolver {
     /// Reads a tag's attributes from `start` to its `>`, visiting those that hold a URL;
     /// returns where the tag ends.
     private static func attributes(
-        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ visit: (Name, Range<Int>) -> Void
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ urlAttributes: [Name],
+        _ visit: (Name, Range<Int>) -> Void
     ) -> Int {
         let count = bytes.count
         var index = start
@@ -110,7 +112,7 @@ enum HTMLURLResolver {
                 value = index..<close
                 index = close
             }
-            if Name.urlAttributes.contains(name) { visit(name, value) }
+            if urlAttributes.contains(name) { visit(name, value) }
         }
         return count
     }
