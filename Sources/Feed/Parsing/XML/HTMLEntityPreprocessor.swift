@@ -217,7 +217,7 @@ enum HTMLEntityPreprocessor {
         if isHex { position += 1 }
         let digits = position
         var value: UInt32 = 0
-        while position < bytes.count, position - start <= 12 {
+        while position < bytes.count, position - start <= 32 {
             let byte = bytes[position]
             let digit: UInt32
             if byte >= 0x30 && byte <= 0x39 {

@@ -14,7 +14,8 @@ struct CharacterReferenceTests {
         let first = feed.items[0]
         #expect(
             first.title
-                == "Nul \u{FFFD} one \u{FFFD} surrogate \u{FFFD} beyond \u{FFFD} \u{FFFD} not a char \u{FFFD} end")
+                == "Nul \u{FFFD} one \u{FFFD} surrogate \u{FFFD} beyond \u{FFFD} \u{FFFD} not a char \u{FFFD} huge \u{FFFD} end"
+        )
         #expect(first.contentHTML == "en – euro € quotes “q” apostrophe ’ unmapped \u{81}")
         let second = feed.items[1]
         #expect(second.title == "Escaped \u{FFFD} nul \u{FFFD} unit – dash “q”")
