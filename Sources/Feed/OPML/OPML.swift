@@ -28,7 +28,7 @@ public enum OPML {
     /// - Throws: `FeedParseError.notAFeed` when the document is not OPML, `.malformed` when it
     ///   cannot be read at all.
     public static func subscriptions(in data: Data) throws(FeedParseError) -> [OPMLSubscription] {
-        guard let read = OPMLReader.read(HTMLEntityPreprocessor.process(data)) else {
+        guard let read = OPMLReader.read(HTMLEntityPreprocessor.process(data).data) else {
             throw .malformed("the XML parser could not start")
         }
         guard read.rootName?.lowercased() == "opml" else {

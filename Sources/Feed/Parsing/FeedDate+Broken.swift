@@ -2,10 +2,40 @@ internal import Models
 
 /// The date shapes feeds publish that are neither RFC 822 nor RFC 3339, rewritten into RFC 822
 /// order: month before day (`Mar 13, 2021 09:00:00 GMT`), C's `asctime` (`Sat Mar 13
-/// 09:00:00 2021`), zones written `GMT+1` or `UTC-05:00`, a trailing `(UTC)`, and 12-hour
-/// times (`9:00 PM`).
+/// 09:00:00 2021`), the year first in numbers (`2020/1/10 14:33:00`, `2020-1-10T14:33Z`),
+/// zones written `GMT+1` or `UTC-05:00`, a trailing `(UTC)`, and 12-hour times (`9:00 PM`).
 extension FeedDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    /// `2020/1/10 14:33:00 JST` as `10 jan 2020 14:33:00 JST`: a four-digit year, a month and a
+    /// day of one or two digits, separated alike by `/`, `-` or `.`, then (after a space or a
+    /// `T`) whatever RFC 822 reads. `nil` when the text does not start so.
+    static func yearFirstForm(of text: some StringProtocol) -> String? {
+        let bytes = Array(text.utf8)
+        func number(from start: Int, maxLength: Int) -> (value: Int, end: Int)? {
+            var end = start
+            var value = 0
+            while end < bytes.count, end - start < maxLength, bytes[end] >= 0x30, bytes[end] <= 0x39 {
+                value = value * 10 + Int(bytes[end] - 0x30)
+                end += 1
+            }
+            return end > start ? (value, end) : nil
+        }
+        guard let year = number(from: 0, maxLength: 4), year.end == 4, bytes.count > 5 else { return nil }
+        let separator = bytes[4]
+        guard separator == UInt8(ascii: "/") || separator == UInt8(ascii: "-") || separator == UInt8(ascii: "."),
+            let month = number(from: 5, maxLength: 2), (1...12).contains(month.value),
+            month.end < bytes.count, bytes[month.end] == separator,
+            let day = number(from: month.end + 1, maxLength: 2)
+        else { return nil }
+        var rest = bytes[day.end...]
+        if let first = rest.first {
+            guard first == 0x20 || first == 0x09 || first | 0x20 == UInt8(ascii: "t") else { return nil }
+            rest = rest.dropFirst()
+        }
+        let time = String(decoding: rest, as: UTF8.self)
+        return "\(day.value) \(months[month.value - 1]) \(year.value)" + (time.isEmpty ? "" : " " + time)
+    }
 
     /// The same date as an RFC 822 string, or `nil` when the text has no day, month and year.
     static func rfc822Form(of input: some StringProtocol) -> String? {
@@ -44,7 +74,7 @@ extension FeedDate {
             }
         }
         guard let day, let month, let year else { return nil }
-        if var time, let meridian { time = twentyFourHour(time, isPM: meridian.lowercased() == "pm") }
+        if let clock = time, let meridian { time = twentyFourHour(clock, isPM: meridian.lowercased() == "pm") }
         return [String(day), String(month), String(year), time, zone].compactMap { $0 }.joined(separator: " ")
     }
 

@@ -6,18 +6,33 @@ internal import Models
 /// involved, so parsing stays cheap for feeds with thousands of items.
 public enum FeedDate {
     /// Parses either family, deciding by the first character; `nil` when neither reads it.
-    public static func date(from string: some StringProtocol) -> Date? {
+    public static func date(from string: some StringProtocol) -> Date? { reading(string)?.date }
+
+    /// The date, and the zone name it gave that no table knows and was read as UTC (for a
+    /// warning).
+    static func reading(_ string: some StringProtocol) -> (date: Date, unknownZone: String?)? {
         let trimmed = string.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         let utf8 = trimmed.utf8
         guard let first = utf8.first else { return nil }
-        if first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"), utf8.dropFirst(4).first == UInt8(ascii: "-"),
-            let date = RFC3339.date(from: trimmed)
-        {
-            return date
+        if first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") {
+            if utf8.dropFirst(4).first == UInt8(ascii: "-"), let date = RFC3339.date(from: trimmed) {
+                return (date, nil)
+            }
+            // `2020/1/10 14:33:00`: year first, in numbers.
+            if let rewritten = yearFirstForm(of: trimmed) { return rfc822Reading(rewritten) }
         }
+        return rfc822Reading(trimmed)
+    }
+
+    private static func rfc822Reading(_ text: some StringProtocol) -> (date: Date, unknownZone: String?)? {
         // `GMT+1` would read as GMT with the offset ignored: such zones go the long way round.
-        if !hasOffsetAfterZoneName(trimmed), let date = RFC822.date(from: trimmed) { return date }
-        return rfc822Form(of: trimmed).flatMap { RFC822.date(from: $0) }
+        if !hasOffsetAfterZoneName(text), let reading = RFC822.reading(text) { return reading }
+        return rfc822Form(of: text).flatMap { RFC822.reading($0) }
+    }
+
+    /// The warning for dates given in a zone no table knows.
+    static func unknownZoneWarning(_ zone: String) -> String {
+        "dates in the time zone \"\(zone)\", which this reader does not know, were read as UTC"
     }
 
     /// Whether a zone name is followed by an offset (`GMT+1`, `UTC-05:00`).

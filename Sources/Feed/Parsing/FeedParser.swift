@@ -14,17 +14,36 @@ public enum FeedParser {
     ///   other XML/JSON; `.malformed` when nothing can be recovered. A recoverable problem
     ///   still returns the feed, with a warning.
     public static func parse(data: Data, url: URL?, charset: String? = nil) throws(FeedParseError) -> ParsedFeed {
-        // UTF-16 and UTF-32 documents are read as the UTF-8 they convert to.
-        let data = EncodingRepair.wideToUTF8(data) ?? data
-        let head = data.prefix(1024)
+        // UTF-16 and UTF-32 documents are read as the UTF-8 they convert to; a byte-order mark
+        // wins over the declaration.
+        let (data, warning) = EncodingRepair.honouringByteOrderMark(data)
+        var feed = try parseText(data, url: url, charset: charset)
+        if let warning { feed.warnings.insert(warning, at: 0) }
+        return feed
+    }
+
+    private static func parseText(_ data: Data, url: URL?, charset: String?) throws(FeedParseError) -> ParsedFeed {
+        var data = data
+        var head = data.prefix(1024)
         guard let first = head.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first else {
             throw .notAFeed("the document is empty")
         }
         let startsWithUTF16BOM = head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF])
-        if head.contains(0), !startsWithUTF16BOM { throw .notAFeed("binary data") }
+        var nulWarning: String?
+        if head.contains(0), !startsWithUTF16BOM {
+            // A few stray NULs in a text document are dropped (with a warning); a document that
+            // does not start as XML or JSON, or is full of them, is binary.
+            let nuls = head.count(where: { $0 == 0 })
+            guard first == UInt8(ascii: "<") || first == UInt8(ascii: "{"), nuls * 4 < head.count,
+                let (cleaned, warning) = EncodingRepair.droppingNULs(data)
+            else { throw .notAFeed("binary data") }
+            (data, nulWarning) = (cleaned, warning)
+            head = data.prefix(1024)
+        }
+        var feed: ParsedFeed
         switch first {
         case UInt8(ascii: "{"):
-            return try JSONFeedParser.parse(data, url: url)
+            feed = try parseJSON(data, url: url)
         case UInt8(ascii: "<"), 0xFF, 0xFE:
             let lowered = head.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
             let feedMarkers = ["<rss", "<feed", "<rdf:rdf", "<rdf "]
@@ -36,9 +55,26 @@ public enum FeedParser {
                 htmlAt.map { html in feedAt.map { html < $0 } ?? true }
                 ?? (position(of: "<!doctype html", in: lowered) != nil && feedAt == nil)
             if isPage { throw .notAFeed("an HTML page") }
-            return try XMLFeedParser.parse(data, url: url, charset: charset)
+            feed = try XMLFeedParser.parse(data, url: url, charset: charset)
         default:
             throw .notAFeed("the document is neither XML nor JSON")
+        }
+        if let nulWarning { feed.warnings.insert(nulWarning, at: 0) }
+        return feed
+    }
+
+    /// A JSON Feed; one that fails to parse for a stray NUL past the first kilobyte is read
+    /// again without it.
+    private static func parseJSON(_ data: Data, url: URL?) throws(FeedParseError) -> ParsedFeed {
+        do {
+            return try JSONFeedParser.parse(data, url: url)
+        } catch {
+            guard case .malformed = error, let (cleaned, warning) = EncodingRepair.droppingNULs(data) else {
+                throw error
+            }
+            var feed = try JSONFeedParser.parse(cleaned, url: url)
+            feed.warnings.insert(warning, at: 0)
+            return feed
         }
     }
 

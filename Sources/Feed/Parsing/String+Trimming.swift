@@ -14,4 +14,29 @@ extension String {
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
+
+    /// The string with every run of whitespace (spaces, tabs, line breaks) made one space, and
+    /// none at either end: how a title or a name reads on one line. Returned as it is when it
+    /// has nothing to collapse.
+    var collapsingWhitespace: String {
+        var copy = self
+        let collapsed = copy.withUTF8 { bytes in
+            // Collapsed already when no space leads, trails, or follows another, and no tab or
+            // line break occurs.
+            var previousWasSpace = true
+            for byte in bytes {
+                if byte > 0x20 {
+                    previousWasSpace = false
+                    continue
+                }
+                let isSpace = Self.isSpace(byte)
+                if isSpace && (previousWasSpace || byte != 0x20) { return false }
+                previousWasSpace = isSpace
+            }
+            return !previousWasSpace || bytes.isEmpty
+        }
+        if collapsed { return self }
+        return split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            .joined(separator: " ")
+    }
 }

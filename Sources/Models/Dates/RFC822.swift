@@ -5,9 +5,13 @@ public import Foundation
 public enum RFC822 {
     /// RFC 822 / RFC 1123: `Sat, 13 Mar 2021 09:00:00 GMT`, with or without the weekday
     /// (any spelling: `Tues,`), one- or two-digit days, full or short month names, two- or
-    /// four-digit years, optional seconds, named zones (GMT, UT, Z, EST … PDT), numeric zones
-    /// (`+0530`, `-08:00`) and none (read as UTC).
-    public static func date(from string: some StringProtocol) -> Date? {
+    /// four-digit years, optional seconds, named zones (GMT, UT, Z, EST … PDT, and the common
+    /// abbreviations of `namedZones`), numeric zones (`+0530`, `-08:00`) and none (read as UTC).
+    /// A zone name nobody knows is read as UTC.
+    public static func date(from string: some StringProtocol) -> Date? { reading(string)?.date }
+
+    /// The date, and the zone name it gave that is not in `namedZones` and was read as UTC.
+    package static func reading(_ string: some StringProtocol) -> (date: Date, unknownZone: String?)? {
         var scanner = ByteScanner(Array(string.utf8))
         scanner.skipSpaces()
         if let byte = scanner.peek, isLetter(byte) {
@@ -26,7 +30,7 @@ public enum RFC822 {
 
         scanner.skipSpaces()
         guard let hour = scanner.digits(upTo: 2) else {
-            return scanner.isAtEnd ? Date(timeIntervalSince1970: seconds) : nil
+            return scanner.isAtEnd ? (Date(timeIntervalSince1970: seconds), nil) : nil
         }
         guard scanner.take(UInt8(ascii: ":")), let minute = scanner.digits(upTo: 2), hour <= 24, minute <= 59 else {
             return nil
@@ -39,8 +43,8 @@ public enum RFC822 {
         if scanner.take(UInt8(ascii: ".")) { _ = scanner.digits(upTo: 9) }
         seconds += Double(hour * 3600 + minute * 60 + second)
         scanner.skipSpaces()
-        guard let offset = zone(&scanner) else { return nil }
-        return Date(timeIntervalSince1970: seconds - Double(offset))
+        guard let (offset, unknownZone) = zone(&scanner) else { return nil }
+        return (Date(timeIntervalSince1970: seconds - Double(offset)), unknownZone)
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
@@ -75,24 +79,44 @@ public enum RFC822 {
         return months.firstIndex(of: prefix).map { $0 + 1 }
     }
 
-    /// Named North American zones; everything else named is read as UTC.
+    /// Zone abbreviations and their offsets from UTC in minutes: RFC 822's (GMT, UT, Z and the
+    /// North American zones) and those feeds commonly use besides. Where an abbreviation names
+    /// more than one zone, the common reading in feeds is taken:
+    /// - `IST` is India (+05:30), not Irish Summer (+01:00) or Israel (+02:00);
+    /// - `BST` is British Summer (+01:00), not Bangladesh (+06:00);
+    /// - `CST` is US Central (-06:00, as RFC 822 says), not China (+08:00) or Cuba;
+    /// - `AST`/`ADT` are Atlantic (-04:00/-03:00), not Arabia (+03:00);
+    /// - `MEZ`/`MESZ` are the German names of CET/CEST.
+    /// Any other name is read as UTC, and reported (`reading(_:)`).
     private static let namedZones: [String: Int] = [
-        "gmt": 0, "ut": 0, "utc": 0, "z": 0,
-        "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7,
+        "gmt": 0, "ut": 0, "utc": 0, "z": 0, "wet": 0,
+        "est": -300, "edt": -240, "cst": -360, "cdt": -300, "mst": -420, "mdt": -360, "pst": -480, "pdt": -420,
+        "akst": -540, "akdt": -480, "hst": -600, "hdt": -540, "ast": -240, "adt": -180, "nst": -210, "ndt": -150,
+        "brt": -180, "art": -180,
+        "west": 60, "bst": 60, "cet": 60, "cest": 120, "met": 60, "mest": 120, "mez": 60, "mesz": 120,
+        "wat": 60, "eet": 120, "eest": 180, "cat": 120, "sast": 120, "idt": 180, "eat": 180, "msk": 180,
+        "pkt": 300, "ist": 330, "npt": 345, "ict": 420, "wib": 420, "hkt": 480, "sgt": 480, "myt": 480,
+        "pht": 480, "awst": 480, "wita": 480, "wit": 540, "jst": 540, "kst": 540, "acst": 570, "acdt": 630,
+        "aest": 600, "aedt": 660, "nzst": 720, "nzdt": 780,
     ]
 
-    private static func zone(_ scanner: inout ByteScanner) -> Int? {
-        guard let byte = scanner.peek else { return 0 }
+    /// The zone's offset in seconds, and its name when it is not one `namedZones` knows; `nil`
+    /// when what follows the time is not a zone (a malformed offset, or `AM`/`PM`, which
+    /// `FeedDate` reads).
+    private static func zone(_ scanner: inout ByteScanner) -> (Int, String?)? {
+        guard let byte = scanner.peek else { return (0, nil) }
         if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
             _ = scanner.take(byte)
             guard let hours = scanner.digits(exactly: 2) else { return nil }
             _ = scanner.take(UInt8(ascii: ":"))
             let minutes = scanner.digits(exactly: 2) ?? 0
             let offset = hours * 3600 + minutes * 60
-            return byte == UInt8(ascii: "-") ? -offset : offset
+            return (byte == UInt8(ascii: "-") ? -offset : offset, nil)
         }
         let name = String(decoding: word(&scanner), as: UTF8.self)
-        return (namedZones[name] ?? 0) * 3600
+        if name == "am" || name == "pm" { return nil }
+        guard let minutes = namedZones[name] else { return (0, name.isEmpty ? nil : name.uppercased()) }
+        return (minutes * 60, nil)
     }
 
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]

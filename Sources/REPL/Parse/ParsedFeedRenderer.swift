@@ -4,7 +4,8 @@ import Models
 
 /// How `tidings parse` prints a feed: SPEC.md section 5's JSON, a summary line, or text.
 enum ParsedFeedRenderer {
-    /// SPEC.md's JSON object: absent values are null, lists are [], dates RFC 3339 UTC.
+    /// SPEC.md's JSON object: absent values are null, lists are [], dates RFC 3339 UTC; the
+    /// recoverable problems met are listed under `warnings`.
     static func json(_ feed: ParsedFeed) -> JSONValue {
         .object([
             "format": .string(feed.format.rawValue),
@@ -13,6 +14,7 @@ enum ParsedFeedRenderer {
             "updated": .date(feed.updated), "icon": .url(feed.icon),
             "authors": .array(feed.authors.map(author)),
             "items": .array(feed.items.map(item)),
+            "warnings": .array(feed.warnings.map(JSONValue.string)),
         ])
     }
 

@@ -31,6 +31,17 @@ struct FeedDateTests {
         #expect(FeedDate.date(from: text) == reference)
     }
 
+    @Test(
+        "12-hour times and zone abbreviations beyond RFC 822's",
+        arguments: [
+            "Sat, 13 Mar 2021 9:00 AM GMT", "Sat, 13 Mar 2021 6:00:00 PM JST", "Mar 13, 2021 02:30 PM IST",
+            "Sat, 13 Mar 2021 10:00:00 CET", "Sat, 13 Mar 2021 20:00:00 AEDT", "2021/3/13 9:00:00",
+            "2021/03/13 18:00 KST", "2021.03.13 09:00:00 UT", "2021-3-13T09:00Z",
+        ])
+    func zonesAndClocks(text: String) {
+        #expect(FeedDate.date(from: text) == reference)
+    }
+
     @Test("a one-digit day and a date without time work")
     func shortForms() {
         #expect(FeedDate.date(from: "Mon, 1 Mar 2021 00:00:00 GMT") == Date(timeIntervalSince1970: 1_614_556_800))

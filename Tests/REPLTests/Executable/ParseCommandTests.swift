@@ -20,7 +20,9 @@ struct ParseCommandTests {
         #expect(
             Set(object.keys) == [
                 "format", "title", "link", "feed_url", "description", "language", "updated", "icon", "authors", "items",
+                "warnings",
             ])
+        #expect(object["warnings"] as? [String] == [])
         #expect(object["format"] as? String == "rss2.0")
         #expect(object["updated"] as? String == "2021-03-13T10:00:00Z")
         let items = try #require(object["items"] as? [[String: Any]])
@@ -100,6 +102,17 @@ struct ParseCommandTests {
         let result = try TidingsBinary.run(["parse", "--summary", fixture("rss/rss2-truncated.xml")])
         #expect(result.status == 0)
         #expect(result.out == "rss2.0 \"Cut off\": 2 items, 1 warnings\n")
+    }
+
+    @Test("--json carries the recoverable problems as \"warnings\"; the feed is still printed")
+    func jsonWarnings() throws {
+        let result = try TidingsBinary.run(["parse", "--json", fixture("rss/rss2-truncated.xml")])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        let warnings = try #require(object["warnings"] as? [String])
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("cut off") == true)
+        #expect((object["items"] as? [Any])?.count == 2)
     }
 
     @Test("--json with --summary is a usage error, status 2")

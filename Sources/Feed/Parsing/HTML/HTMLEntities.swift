@@ -44,18 +44,33 @@ public enum HTMLEntities {
         let name = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
         let scalar: Unicode.Scalar?
         if name[0] == UInt8(ascii: "#") {
-            scalar = numeric(UnsafeBufferPointer(rebasing: name.dropFirst())).flatMap(Unicode.Scalar.init)
+            scalar = numeric(UnsafeBufferPointer(rebasing: name.dropFirst())).flatMap {
+                Unicode.Scalar(codePoint(referencedBy: $0))
+            }
         } else {
             scalar = common(name) ?? named[String(decoding: name, as: UTF8.self)]?.unicodeScalars.first
         }
         return scalar.map { ($0, end - index + 1) }
     }
 
-    /// The value of a numeric reference's digits (`8217`, `x2019`), if they are one.
+    /// The code point a numeric reference to `value` stands for, as HTML5 reads it: 128–159
+    /// are Windows-1252 (`&#150;` is an en dash, `&#128;` the euro sign), and a code point XML
+    /// forbids (NUL and the other C0 controls but tab, line feed and carriage return;
+    /// surrogates; U+FFFE, U+FFFF; past U+10FFFF) is U+FFFD.
+    static func codePoint(referencedBy value: UInt32) -> UInt32 {
+        switch value {
+        case 0x09, 0x0A, 0x0D, 0x20...0x7F, 0xA0...0xD7FF, 0xE000...0xFFFD, 0x1_0000...0x10_FFFF: value
+        case 0x80...0x9F: Windows1252.codePoint(value)
+        default: 0xFFFD
+        }
+    }
+
+    /// The value of a numeric reference's digits (`8217`, `x2019`), if they are one; values
+    /// past U+10FFFF saturate there.
     private static func numeric(_ digits: UnsafeBufferPointer<UInt8>) -> UInt32? {
         let isHex = digits.first.map { $0 | 0x20 == UInt8(ascii: "x") } ?? false
         let start = isHex ? 1 : 0
-        guard digits.count > start, digits.count - start <= 8 else { return nil }
+        guard digits.count > start else { return nil }
         var value: UInt32 = 0
         for byte in digits[start...] {
             let digit: UInt32
@@ -65,7 +80,7 @@ public enum HTMLEntities {
             case UInt8(ascii: "A")...UInt8(ascii: "F") where isHex: digit = UInt32(byte - UInt8(ascii: "A") + 10)
             default: return nil
             }
-            value = value * (isHex ? 16 : 10) + digit
+            value = min(value * (isHex ? 16 : 10) + digit, 0x11_0000)
         }
         return value
     }

@@ -5,9 +5,11 @@ import Models
 ///
 /// The JSON is read by `JSONScanner` (strict RFC 8259, bounded nesting). Liberal like the best
 /// readers: ids may be strings or numbers, the 1.0 `author` and the 1.1
-/// `authors` are both read, relative URLs are resolved against the document's URL, and an
-/// item that is not an object, or has nothing usable, is skipped with a warning instead of
-/// failing the feed.
+/// `authors` are both read, relative URLs are resolved against the feed's `home_page_url`,
+/// else its `feed_url`, else the document's URL (SPEC §5; those two against the document's
+/// URL), the URLs inside an item's `content_html` against the item's `url`, and an item that
+/// is not an object, or has nothing usable, is skipped with a warning instead of failing the
+/// feed.
 enum JSONFeedParser {
     static func parse(_ data: Data, url: URL?) throws(FeedParseError) -> ParsedFeed {
         let feed: JSONNode
@@ -21,13 +23,14 @@ enum JSONFeedParser {
             throw .notAFeed("the JSON has no JSON Feed \"version\"")
         }
         let format: FeedFormat = version.hasSuffix("/1") ? .jsonFeed10 : .jsonFeed11
-        let base = url
-        let feedURL = Self.url(feed["feed_url"], base: base)
-        let home = Self.url(feed["home_page_url"], base: feedURL ?? base)
+        let feedURL = Self.url(feed["feed_url"], base: url)
+        let home = Self.url(feed["home_page_url"], base: feedURL ?? url)
+        let base = [home, feedURL].first { $0?.scheme != nil } ?? url
 
         var warnings: [String] = []
+        var unknownZones: [String] = []
         var items: [ParsedItem] = []
-        let feedAuthors = Self.authors(feed)
+        let feedAuthors = Self.authors(feed, base: base)
         let rawItems = feed["items"]?.array ?? []
         if let value = feed["items"], value.array == nil { warnings.append("\"items\" is not an array") }
         for (index, item) in rawItems.enumerated() {
@@ -35,7 +38,7 @@ enum JSONFeedParser {
                 warnings.append("items[\(index)] is not an object; skipped")
                 continue
             }
-            guard var parsed = Self.item(item, base: feedURL ?? base) else {
+            guard var parsed = Self.item(item, base: base, unknownZones: &unknownZones) else {
                 warnings.append("items[\(index)] has no id, link, title or content; skipped")
                 continue
             }
@@ -43,29 +46,40 @@ enum JSONFeedParser {
             if parsed.authors.isEmpty { parsed.authors = feedAuthors }
             items.append(parsed)
         }
+        warnings += unknownZones.map(FeedDate.unknownZoneWarning)
         return ParsedFeed(
-            format: format, title: Self.text(feed["title"]), link: home, feedURL: feedURL,
+            format: format, title: Self.text(feed["title"])?.collapsingWhitespace, link: home, feedURL: feedURL,
             description: Self.text(feed["description"]), language: Self.text(feed["language"]), updated: nil,
-            icon: Self.url(feed["icon"], base: home ?? base) ?? Self.url(feed["favicon"], base: home ?? base),
+            icon: Self.url(feed["icon"], base: base) ?? Self.url(feed["favicon"], base: base),
             authors: feedAuthors, items: items, warnings: warnings)
     }
 
-    private static func item(_ item: JSONNode, base: URL?) -> ParsedItem? {
+    private static func item(_ item: JSONNode, base: URL?, unknownZones: inout [String]) -> ParsedItem? {
+        func date(_ value: JSONNode?) -> Date? {
+            guard let reading = value?.string.flatMap(FeedDate.reading) else { return nil }
+            if let zone = reading.unknownZone, !unknownZones.contains(zone) { unknownZones.append(zone) }
+            return reading.date
+        }
         let id: String? =
             switch item["id"] {
             case .string(let text): text
             case .number(let text): Self.numberText(text)
             default: nil
             }
+        let link = url(item["url"], base: base)
         let parsed = ParsedItem(
-            id: id, title: text(item["title"]), link: url(item["url"], base: base),
+            id: id, title: text(item["title"])?.collapsingWhitespace, link: link,
             externalLink: url(item["external_url"], base: base),
-            published: item["date_published"]?.string.flatMap(FeedDate.date(from:)),
-            updated: item["date_modified"]?.string.flatMap(FeedDate.date(from:)), authors: authors(item),
-            summary: text(item["summary"]), contentHTML: text(item["content_html"]),
+            published: date(item["date_published"]), updated: date(item["date_modified"]),
+            authors: authors(item, base: base), summary: text(item["summary"]),
+            contentHTML: text(item["content_html"]).map {
+                HTMLURLResolver.resolvingURLs(in: $0, against: link ?? base)
+            },
             contentText: text(item["content_text"]),
             categories: (item["tags"]?.array ?? []).compactMap { text($0) },
-            enclosures: (item["attachments"]?.array ?? []).compactMap { attachment($0, base: base) })
+            enclosures: (item["attachments"]?.array ?? []).compactMap { attachment($0, base: base) }.reduce(
+                into: []
+            ) { $0.appendMerging($1) })
         let hasSomething =
             id != nil || parsed.link != nil || parsed.title != nil || parsed.contentHTML != nil
             || parsed.contentText != nil || parsed.summary != nil
@@ -81,15 +95,20 @@ enum JSONFeedParser {
         return String(value)
     }
 
-    private static func authors(_ object: JSONNode) -> [Author] {
-        var list = (object["authors"]?.array ?? []).compactMap(author)
-        if list.isEmpty, let single = object["author"].flatMap(author) { list = [single] }
+    private static func authors(_ object: JSONNode, base: URL?) -> [Author] {
+        var list: [Author] = []
+        for value in object["authors"]?.array ?? [] {
+            if let author = author(value, base: base) { list.appendMerging(author) }
+        }
+        if list.isEmpty, let single = object["author"].flatMap({ author($0, base: base) }) { list = [single] }
         return list
     }
 
-    private static func author(_ value: JSONNode) -> Author? {
+    private static func author(_ value: JSONNode, base: URL?) -> Author? {
         guard value.isObject else { return nil }
-        let author = Author(name: text(value["name"]), email: nil, uri: text(value["url"]))
+        let author = Author(
+            name: text(value["name"])?.collapsingWhitespace, email: nil,
+            uri: url(value["url"], base: base)?.absoluteString ?? text(value["url"]))
         return author.name == nil && author.uri == nil ? nil : author
     }
 

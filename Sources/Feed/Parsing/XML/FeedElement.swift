@@ -124,7 +124,7 @@ struct InternedNames {
 
     let xmlNamespace: Name
     let base, type, href, rel, length, url, isPermaLink, term, label, medium, fileSize, version: Name
-    let text, mode, about, rdfNamespace, atom10Namespace, atom03Namespace, rssLocal, feedLocal: Name
+    let text, mode, about, lang, rdfNamespace, atom10Namespace, atom03Namespace, rssLocal, feedLocal: Name
     /// A namespace read as another: the namespace of a root `<rss>` or `<feed>` that is not the
     /// one its format defines (Userland's RSS namespaces, Atom without or with a made-up one).
     private var alias: (from: Name?, to: Name?)?
@@ -137,11 +137,11 @@ struct InternedNames {
             let url = intern("url"), let isPermaLink = intern("isPermaLink"), let term = intern("term"),
             let label = intern("label"), let medium = intern("medium"), let fileSize = intern("fileSize"),
             let version = intern("version"), let text = intern("text"), let mode = intern("mode"),
-            let about = intern("about"), let rdfNamespace = intern(XMLNamespace.rdf),
+            let about = intern("about"), let lang = intern("lang"), let rdfNamespace = intern(XMLNamespace.rdf),
             let atom10Namespace = intern(XMLNamespace.atom10), let atom03Namespace = intern(XMLNamespace.atom03),
             let rssLocal = intern("rss"), let feedLocal = intern("feed")
         else { return nil }
-        (self.text, self.mode, self.about, self.rdfNamespace) = (text, mode, about, rdfNamespace)
+        (self.text, self.mode, self.about, self.lang, self.rdfNamespace) = (text, mode, about, lang, rdfNamespace)
         (self.atom10Namespace, self.atom03Namespace, self.rssLocal, self.feedLocal) =
             (atom10Namespace, atom03Namespace, rssLocal, feedLocal)
         (self.xmlNamespace, self.base, self.type, self.href, self.rel, self.length) =

@@ -4,25 +4,50 @@ import Foundation
 /// `&hellip;` …) as numeric references before the XML parser sees them; the parser would
 /// otherwise drop them, and the text around them. An unknown name (`&bogus;`) becomes literal
 /// text (`&amp;bogus;`) unless the document declares entities of its own; a bare `&` (`?a=1&b=2`)
-/// becomes `&amp;`, and `&#X41;` the `&#x41;` XML accepts. CDATA sections are left alone. Documents without such references are returned as they are, uncopied.
+/// becomes `&amp;`, and `&#X41;` the `&#x41;` XML accepts. CDATA sections are left alone.
+/// Documents without such references are returned as they are, uncopied.
+///
+/// Asked to (`rewritingPredefined`), it also rewrites the five entities XML predefines (`&amp;`
+/// `&lt;` `&gt;` `&quot;` `&apos;`) as the character references they stand for (`&#38;` …),
+/// everywhere but in CDATA and the internal subset (where `&#38;` in an entity value would mean
+/// something else), and a `<` that opens no tag (`a < b`) as `&#60;`. libxml2 2.9 in recovery
+/// mode stops delivering entity references once the document has stopped being well-formed,
+/// but always delivers character references, and its push parser stops at a stray `<`: a
+/// damaged document is read again so rewritten, and keeps its text (`XMLFeedParser`).
 ///
 /// The scan jumps from `&` to `&` with `memchr` and from CDATA section to CDATA section with
 /// `memmem`, so a document full of `&lt;` costs little more than a copy.
 enum HTMLEntityPreprocessor {
-    static func process(_ data: Data) -> Data {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Data in
-            guard let base = raw.baseAddress else { return data }
+    /// The document to hand to the XML parser.
+    struct Output {
+        /// The document, rewritten where needed (the input itself when nothing was).
+        var data: Data
+        /// Whether the document uses any of the five predefined entities outside CDATA.
+        var hasPredefinedReferences: Bool
+    }
+
+    static func process(_ data: Data, rewritingPredefined: Bool = false) -> Output {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Output in
+            guard let base = raw.baseAddress else { return Output(data: data, hasPredefinedReferences: false) }
             let bytes = raw.bindMemory(to: UInt8.self)
             let count = bytes.count
             // Entity declarations live in the DOCTYPE, at the start of the document.
             let head = min(count, 65_536)
             let declaresEntities = find("<!ENTITY", in: base, from: 0, count: head) < head
+            let subsetEnd = rewritingPredefined ? internalSubsetEnd(base, count: head) : 0
+            var hasPredefinedReferences = false
             var output: [UInt8]?
             var copiedUpTo = 0
             var index = 0
             var cdataStart = find("<![CDATA[", in: base, from: 0, count: count)
             while index < count {
-                guard let ampersand = memchr(base + index, Int32(UInt8(ascii: "&")), cdataStart - index) else {
+                let found =
+                    rewritingPredefined
+                    ? nextAmpersandOrLessThan(bytes, from: index, to: cdataStart)
+                    : memchr(base + index, Int32(UInt8(ascii: "&")), cdataStart - index).map {
+                        base.distance(to: UnsafeRawPointer($0))
+                    }
+                guard let start = found else {
                     // No reference before the next CDATA section: skip past its end.
                     guard cdataStart < count else { break }
                     let close = find("]]>", in: base, from: cdataStart + 9, count: count)
@@ -30,18 +55,26 @@ enum HTMLEntityPreprocessor {
                     cdataStart = find("<![CDATA[", in: base, from: index, count: count)
                     continue
                 }
-                let start = base.distance(to: UnsafeRawPointer(ampersand))
                 // What replaces the bytes start..<replaced, if anything does.
                 let replacement: String
                 let replaced: Int
-                if start + 1 < count, bytes[start + 1] == UInt8(ascii: "#") {
+                if bytes[start] == UInt8(ascii: "<") {
+                    // A `<` that opens no tag (`a < b`, `<3`): XML forbids it, and libxml2's push
+                    // parser stops at it, losing the rest of the feed. Written as the text it is.
+                    guard start + 1 < count, start >= subsetEnd, !opensMarkup(bytes[start + 1]) else {
+                        index = start + 1
+                        continue
+                    }
+                    (replacement, replaced) = ("&#60;", start + 1)
+                } else if start + 1 < count, bytes[start + 1] == UInt8(ascii: "#") {
                     switch numericReference(bytes, at: start) {
                     case .valid(let end):
                         index = end
                         continue
-                    case .upperCaseX:
-                        // `&#X41;`: HTML allows the capital X, XML does not.
-                        (replacement, replaced) = ("&#x", start + 3)
+                    case .rewritten(let value, let end):
+                        // `&#X41;` (HTML allows the capital X, XML does not), `&#150;` (a
+                        // Windows-1252 dash to HTML5, a C1 control to XML), `&#0;` (forbidden).
+                        (replacement, replaced) = ("&#\(value);", end)
                     case .malformed:
                         (replacement, replaced) = ("&amp;", start + 1)
                     }
@@ -50,18 +83,23 @@ enum HTMLEntityPreprocessor {
                     while end < count, end - start <= 32, isNameByte(bytes[end]) { end += 1 }
                     if end < count, bytes[end] == UInt8(ascii: ";"), end > start + 1 {
                         let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
-                        if isXMLEntity(name) {
-                            index = end + 1
-                            continue
-                        }
-                        let text = String(decoding: name, as: UTF8.self)
-                        if let value = HTMLEntities.named[text]?.unicodeScalars.first?.value {
-                            (replacement, replaced) = ("&#\(value);", end + 1)
-                        } else if !declaresEntities {
-                            (replacement, replaced) = ("&amp;" + text + ";", end + 1)
+                        if let character = predefinedCharacter(name) {
+                            hasPredefinedReferences = true
+                            guard rewritingPredefined, start >= subsetEnd else {
+                                index = end + 1
+                                continue
+                            }
+                            (replacement, replaced) = ("&#\(character);", end + 1)
                         } else {
-                            index = end + 1
-                            continue
+                            let text = String(decoding: name, as: UTF8.self)
+                            if let value = HTMLEntities.named[text]?.unicodeScalars.first?.value {
+                                (replacement, replaced) = ("&#\(value);", end + 1)
+                            } else if !declaresEntities {
+                                (replacement, replaced) = ("&amp;" + text + ";", end + 1)
+                            } else {
+                                index = end + 1
+                                continue
+                            }
                         }
                     } else {
                         // A bare ampersand (`?a=1&b=2`, `AT&T`), which XML forbids and every feed
@@ -70,19 +108,80 @@ enum HTMLEntityPreprocessor {
                     }
                 }
                 index = replaced
-                if output == nil {
-                    var fresh: [UInt8] = []
-                    fresh.reserveCapacity(count + count / 16)
-                    output = fresh
-                }
+                if output == nil { output = fresh(capacity: count + count / 16) }
                 output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<start]))
                 output?.append(contentsOf: replacement.utf8)
                 copiedUpTo = replaced
             }
-            guard var result = output else { return data }
+            guard var result = output else {
+                return Output(data: data, hasPredefinedReferences: hasPredefinedReferences)
+            }
             result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<count]))
-            return Data(result)
+            return Output(data: Data(result), hasPredefinedReferences: hasPredefinedReferences)
         }
+    }
+
+    /// The first `&` or `<` in `from..<limit`, sixteen bytes at a time.
+    private static func nextAmpersandOrLessThan(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to limit: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var position = from
+        let ampersand = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
+        let less = SIMD16<UInt8>(repeating: UInt8(ascii: "<"))
+        while position + 16 <= limit {
+            let block = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self)
+            let found = (block .== ampersand) .| (block .== less)
+            if any(found) {
+                for lane in 0..<16 where found[lane] { return position + lane }
+            }
+            position += 16
+        }
+        while position < limit {
+            if base[position] == UInt8(ascii: "&") || base[position] == UInt8(ascii: "<") { return position }
+            position += 1
+        }
+        return nil
+    }
+
+    /// Whether `<` followed by `byte` can open markup: a name (ASCII letter, `_`, `:` or any
+    /// non-ASCII byte), an end tag, a comment, CDATA, a declaration or a processing instruction.
+    private static func opensMarkup(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return (lower >= 0x61 && lower <= 0x7A) || byte >= 0x80 || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!")
+            || byte == UInt8(ascii: "?")
+    }
+
+    private static func fresh(capacity: Int) -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(capacity)
+        return buffer
+    }
+
+    /// Where the DOCTYPE's internal subset ends (just past its `]>`), looked for within the
+    /// first `count` bytes; 0 when there is none.
+    private static func internalSubsetEnd(_ base: UnsafeRawPointer, count: Int) -> Int {
+        let doctype = find("<!DOCTYPE", in: base, from: 0, count: count)
+        guard doctype < count else { return 0 }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        var position = doctype + 9
+        while position < count, bytes[position] != UInt8(ascii: "["), bytes[position] != UInt8(ascii: ">") {
+            position += 1
+        }
+        guard position < count, bytes[position] == UInt8(ascii: "[") else { return 0 }
+        // The subset ends at the first `]` followed (after any spaces) by `>`.
+        while position < count {
+            if bytes[position] == UInt8(ascii: "]") {
+                var next = position + 1
+                while next < count,
+                    bytes[next] == 0x20 || bytes[next] == 0x0A || bytes[next] == 0x09 || bytes[next] == 0x0D
+                {
+                    next += 1
+                }
+                if next < count, bytes[next] == UInt8(ascii: ">") { return next + 1 }
+            }
+            position += 1
+        }
+        return count
     }
 
     /// Where `pattern` next occurs at or after `from`; `count` when it does not. `memchr` finds
@@ -101,10 +200,11 @@ enum HTMLEntityPreprocessor {
     }
 
     private enum NumericReference {
-        /// A reference XML accepts, ending before `end`.
+        /// A reference XML accepts and reads as HTML5 does, ending before `end`.
         case valid(end: Int)
-        /// `&#X…;`, well formed but for the capital X.
-        case upperCaseX
+        /// A reference to be written `&#value;`, ending before `end`: one with a capital X, one
+        /// to a code point HTML5 reads otherwise (128–159) or XML forbids.
+        case rewritten(value: UInt32, end: Int)
         /// `&#` not followed by digits and `;`.
         case malformed
     }
@@ -116,34 +216,53 @@ enum HTMLEntityPreprocessor {
         let isHex = marker == UInt8(ascii: "x") || marker == UInt8(ascii: "X")
         if isHex { position += 1 }
         let digits = position
-        while position < bytes.count, position - start <= 12,
-            isHex ? isHexDigit(bytes[position]) : (bytes[position] >= 0x30 && bytes[position] <= 0x39)
-        {
+        var value: UInt32 = 0
+        while position < bytes.count, position - start <= 32 {
+            let byte = bytes[position]
+            let digit: UInt32
+            if byte >= 0x30 && byte <= 0x39 {
+                digit = UInt32(byte - 0x30)
+            } else if isHex, byte | 0x20 >= 0x61, byte | 0x20 <= 0x66 {
+                digit = UInt32(byte | 0x20) - 0x61 + 10
+            } else {
+                break
+            }
+            // Saturates past the last code point: any larger value is just as forbidden.
+            value = min(value * (isHex ? 16 : 10) + digit, 0x11_0000)
             position += 1
         }
         guard position > digits, position < bytes.count, bytes[position] == UInt8(ascii: ";") else {
             return .malformed
         }
-        return marker == UInt8(ascii: "X") ? .upperCaseX : .valid(end: position + 1)
+        let read = HTMLEntities.codePoint(referencedBy: value)
+        guard read != value || marker == UInt8(ascii: "X") else { return .valid(end: position + 1) }
+        return .rewritten(value: read, end: position + 1)
     }
 
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
-    }
-
-    /// `amp`, `lt`, `gt`, `quot`, `apos`: the five XML defines itself.
-    private static func isXMLEntity(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// The code point of `amp`, `lt`, `gt`, `quot` or `apos`, the five XML defines itself.
+    private static func predefinedCharacter(_ name: UnsafeBufferPointer<UInt8>) -> UInt8? {
         switch name.count {
-        case 2: return (name[0] == UInt8(ascii: "l") || name[0] == UInt8(ascii: "g")) && name[1] == UInt8(ascii: "t")
-        case 3: return name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "m") && name[2] == UInt8(ascii: "p")
+        case 2 where name[1] == UInt8(ascii: "t"):
+            if name[0] == UInt8(ascii: "l") { return UInt8(ascii: "<") }
+            if name[0] == UInt8(ascii: "g") { return UInt8(ascii: ">") }
+        case 3:
+            if name[0] == UInt8(ascii: "a"), name[1] == UInt8(ascii: "m"), name[2] == UInt8(ascii: "p") {
+                return UInt8(ascii: "&")
+            }
         case 4:
-            return
-                (name[0] == UInt8(ascii: "q") && name[1] == UInt8(ascii: "u") && name[2] == UInt8(ascii: "o")
-                && name[3] == UInt8(ascii: "t"))
-                || (name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "p") && name[2] == UInt8(ascii: "o")
-                    && name[3] == UInt8(ascii: "s"))
-        default: return false
+            if name[0] == UInt8(ascii: "q"), name[1] == UInt8(ascii: "u"), name[2] == UInt8(ascii: "o"),
+                name[3] == UInt8(ascii: "t")
+            {
+                return UInt8(ascii: "\"")
+            }
+            if name[0] == UInt8(ascii: "a"), name[1] == UInt8(ascii: "p"), name[2] == UInt8(ascii: "o"),
+                name[3] == UInt8(ascii: "s")
+            {
+                return UInt8(ascii: "'")
+            }
+        default: break
         }
+        return nil
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

@@ -28,6 +28,10 @@ enum SAXFeedReader {
         var peakInputWindow = 0
         /// libxml2 met bytes that are not UTF-8 (or a character XML does not allow).
         var sawInvalidCharacter = false
+        /// libxml2 still held the document well-formed at the end. Once it does not, libxml2
+        /// 2.9 drops every later entity reference, `&amp;` and `&lt;` included (character
+        /// references are still delivered); see `XMLFeedParser`.
+        var wellFormed = true
     }
 
     /// Bytes of entity replacement text a document may expand to, in total.
@@ -76,6 +80,7 @@ enum SAXFeedReader {
             if context.pointee.instate != XML_PARSER_EOF, !state.pointee.diagnostics.entityBudgetExceeded {
                 xmlParseChunk(context, nil, 0, 1)
             }
+            state.pointee.diagnostics.wellFormed = context.pointee.wellFormed != 0
             let final = state.move()
             state.deallocate()
             return Outcome(builder: final.builder, diagnostics: final.diagnostics)

@@ -7,7 +7,7 @@ extension XMLFeedBuilder {
         switch element {
         case .item, .entry:
             // An item opened inside another (a malformed document) ends the open one first.
-            if let open = item { items.append(Self.parsedItem(open)) }
+            if let open = item { items.append(parsedItem(open)) }
             item = FieldSet()
             // An RSS 1.0 item is identified by its rdf:about URI.
             item?.id = attributes.value(names.about, namespace: names.rdfNamespace)?.trimmedWhitespace.nonEmpty
@@ -18,7 +18,7 @@ extension XMLFeedBuilder {
             atomLink(attributes)
         case .enclosure:
             if let href = attributes.value(names.url), let url = resolve(href) {
-                item?.enclosures.append(
+                item?.enclosures.appendMerging(
                     Enclosure(
                         url: url, mimeType: attributes.value(names.type),
                         length: attributes.value(names.length).flatMap { Int64($0.trimmedWhitespace) }))
@@ -46,12 +46,18 @@ extension XMLFeedBuilder {
         let inItem = item != nil
         if author != nil {
             switch element {
-            case .atomName: author?.name = value.nonEmpty
+            case .atomName: author?.name = value.collapsingWhitespace.nonEmpty
             case .atomEmail: author?.email = value.nonEmpty
-            case .atomURI: author?.uri = value.nonEmpty
+            case .atomURI:
+                let uri = value.nonEmpty.map(resolvedURI)
+                author?.uri = uri
             case .atomAuthor, .atomContributor:
                 if let finished = author, finished.name != nil || finished.email != nil || finished.uri != nil {
-                    if authorOwnerIsItem { item?.authors.append(finished) } else { channel.authors.append(finished) }
+                    if authorOwnerIsItem {
+                        item?.authors.appendMerging(finished)
+                    } else {
+                        channel.authors.appendMerging(finished)
+                    }
                 }
                 author = nil
             default: break
@@ -61,16 +67,19 @@ extension XMLFeedBuilder {
         let inImage = parent == .image
         switch element {
         case .item, .entry:
-            if let finished = item { items.append(Self.parsedItem(finished)) }
+            if let finished = item { items.append(parsedItem(finished)) }
             item = nil
         case .title where !inImage:
             // RSS titles are plain text, but feeds put HTML in them: render it when it is HTML.
+            // Titles read as one line: runs of whitespace (line breaks from the markup, or from
+            // rendered HTML) become one space.
             let title = HTMLText.looksLikeHTML(value) ? HTMLText.plainText(value) : value
-            set(\.title, title.nonEmpty, inItem: inItem, onlyIfEmpty: true)
+            set(\.title, title.collapsingWhitespace.nonEmpty, inItem: inItem, onlyIfEmpty: true)
         case .mediaTitle:
-            if inItem { item?.fallbackTitle = value.nonEmpty }
+            if inItem { item?.fallbackTitle = value.collapsingWhitespace.nonEmpty }
         case .atomTitle where isFieldOfParent:
-            set(\.title, (isMarkup ? HTMLText.plainText(value) : value).nonEmpty, inItem: inItem, onlyIfEmpty: true)
+            let title = isMarkup ? HTMLText.plainText(value) : value
+            set(\.title, title.collapsingWhitespace.nonEmpty, inItem: inItem, onlyIfEmpty: true)
         case .link where !inImage:
             if !value.isEmpty { set(\.link, resolve(value), inItem: inItem, onlyIfEmpty: true) }
         case .guid:
@@ -90,34 +99,34 @@ extension XMLFeedBuilder {
             default: break
             }
         case .description where !inImage:
-            set(\.description, value.nonEmpty, inItem: inItem, onlyIfEmpty: true)
+            set(\.description, value.nonEmpty, inItem: inItem, onlyIfEmpty: true, base: \.descriptionBase)
         case .atomSubtitle, .atomTagline:
             channel.description = (isMarkup ? HTMLText.plainText(value) : value).nonEmpty
         case .atomSummary where isFieldOfParent:
-            set(\.summary, value.nonEmpty, inItem: inItem, onlyIfEmpty: true)
+            set(\.summary, value.nonEmpty, inItem: inItem, onlyIfEmpty: true, base: \.summaryBase)
         case .atomContent, .contentEncoded:
-            set(\.contentHTML, value.nonEmpty, inItem: inItem, onlyIfEmpty: false)
+            set(\.contentHTML, value.nonEmpty, inItem: inItem, onlyIfEmpty: false, base: \.contentBase)
         case .pubDate, .atomPublished, .atomIssued, .dcDate, .dctermsCreated, .dctermsIssued:
-            set(\.published, FeedDate.date(from: value), inItem: inItem, onlyIfEmpty: true)
+            set(\.published, date(value), inItem: inItem, onlyIfEmpty: true)
         case .atomUpdated, .atomModified, .lastBuildDate, .dctermsModified:
-            set(\.updated, FeedDate.date(from: value), inItem: inItem, onlyIfEmpty: true)
+            set(\.updated, date(value), inItem: inItem, onlyIfEmpty: true)
         case .language, .dcLanguage:
             if !inItem { channel.language = value.nonEmpty }
         case .rssAuthor, .managingEditor:
             if let parsed = RSSAuthor.parse(value) {
-                if inItem { item?.authors.append(parsed) } else { channel.authors.append(parsed) }
+                if inItem { item?.authors.appendMerging(parsed) } else { channel.authors.appendMerging(parsed) }
             }
         case .itunesAuthor:
-            if let name = value.nonEmpty {
+            if let name = value.collapsingWhitespace.nonEmpty {
                 if inItem {
-                    if item?.authors.isEmpty == true { item?.authors.append(Author(name: name)) }
+                    if item?.authors.isEmpty == true { item?.authors.appendMerging(Author(name: name)) }
                 } else if channel.authors.isEmpty {
-                    channel.authors.append(Author(name: name))
+                    channel.authors.appendMerging(Author(name: name))
                 }
             }
         case .dcCreator:
             if let parsed = RSSAuthor.parse(value) {
-                if inItem { item?.authors.append(parsed) } else { channel.authors.append(parsed) }
+                if inItem { item?.authors.appendMerging(parsed) } else { channel.authors.appendMerging(parsed) }
             }
         case .category, .dcSubject, .mediaCategory:
             if let term = value.nonEmpty { categories(append: term) }
@@ -128,6 +137,24 @@ extension XMLFeedBuilder {
         default:
             break
         }
+    }
+
+    /// The date `text` gives, noting a zone it names that no table knows (read as UTC).
+    private mutating func date(_ text: String) -> Date? {
+        guard let reading = FeedDate.reading(text) else { return nil }
+        if let zone = reading.unknownZone, !unknownZones.contains(zone) { unknownZones.append(zone) }
+        return reading.date
+    }
+
+    /// An Atom person's `uri` made absolute against the nearest `xml:base`, else the document's
+    /// URL (RFC 4287's bases; not the feed's link); as written when it has a scheme or the base
+    /// is not an http(s) URL.
+    private func resolvedURI(_ text: String) -> String {
+        guard let base = xmlBase ?? documentURL, let scheme = base.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", URL(string: text)?.scheme == nil,
+            let url = URL(string: text, relativeTo: base)?.absoluteURL
+        else { return text }
+        return url.absoluteString
     }
 
     /// `reference` made absolute against `base`.
@@ -147,7 +174,7 @@ extension XMLFeedBuilder {
         case "self":
             if item == nil { channel.feedURL = url }
         case "enclosure":
-            item?.enclosures.append(
+            item?.enclosures.appendMerging(
                 Enclosure(
                     url: url, mimeType: attributes.value(names.type),
                     length: attributes.value(names.length).flatMap { Int64($0.trimmedWhitespace) }))
@@ -157,14 +184,12 @@ extension XMLFeedBuilder {
     }
 
     /// Media RSS `content` and `thumbnail` become enclosures (a URL already attached is not
-    /// repeated); a thumbnail's type is taken to be an image.
+    /// repeated, only completed); a thumbnail's type is taken to be an image.
     private mutating func mediaEnclosure(_ attributes: SAXAttributes, isThumbnail: Bool) {
-        guard item != nil, let href = attributes.value(names.url), let url = resolve(href),
-            item?.enclosures.contains(where: { $0.url == url }) == false
-        else { return }
+        guard item != nil, let href = attributes.value(names.url), let url = resolve(href) else { return }
         let type =
             attributes.value(names.type) ?? (isThumbnail ? "image/*" : attributes.value(names.medium).map { "\($0)/*" })
-        item?.enclosures.append(
+        item?.enclosures.appendMerging(
             Enclosure(url: url, mimeType: type, length: attributes.value(names.fileSize).flatMap { Int64($0) }))
     }
 
@@ -176,12 +201,21 @@ extension XMLFeedBuilder {
         }
     }
 
+    /// Sets a field of the item (or the feed) to `value`; for an item's HTML field, `base`
+    /// keeps the `xml:base` in force where it was read, for the URLs inside it.
     private mutating func set<Value>(
-        _ keyPath: WritableKeyPath<FieldSet, Value?>, _ value: Value?, inItem: Bool, onlyIfEmpty: Bool
+        _ keyPath: WritableKeyPath<FieldSet, Value?>, _ value: Value?, inItem: Bool, onlyIfEmpty: Bool,
+        base: WritableKeyPath<FieldSet, URL?>? = nil
     ) {
         guard let value else { return }
         if inItem {
-            if !onlyIfEmpty || item?[keyPath: keyPath] == nil { item?[keyPath: keyPath] = value }
+            if !onlyIfEmpty || item?[keyPath: keyPath] == nil {
+                item?[keyPath: keyPath] = value
+                if let base {
+                    let xmlBase = xmlBase
+                    item?[keyPath: base] = xmlBase
+                }
+            }
         } else if !onlyIfEmpty || channel[keyPath: keyPath] == nil {
             channel[keyPath: keyPath] = value
         }

@@ -16,9 +16,13 @@ extension XMLFeedBuilder {
         var description: String?
         var summary: String?
         var contentHTML: String?
+        /// The `xml:base` in force where the description, summary and content were read.
+        var descriptionBase, summaryBase, contentBase: URL?
         var published: Date?
         var updated: Date?
         var language: String?
+        /// The `xml:lang` of the root element or the channel.
+        var xmlLanguage: String?
         var icon: URL?
         var authors: [Author] = []
         var categories: [String] = []
@@ -27,16 +31,22 @@ extension XMLFeedBuilder {
 
     /// An item's fields as a `ParsedItem`. RSS: content:encoded is the content and
     /// description the summary; without it the description is the content. Atom: content,
-    /// else the summary.
-    static func parsedItem(_ fields: FieldSet) -> ParsedItem {
-        ParsedItem(
-            id: fields.id, title: fields.title ?? fields.fallbackTitle,
-            link: fields.link ?? webAddress(fields.permalinkID),
-            externalLink: nil,
+    /// else the summary. The URLs inside them are made absolute against the `xml:base` where
+    /// each was read, else the item's link, else the feed's, else the document's URL.
+    func parsedItem(_ fields: FieldSet) -> ParsedItem {
+        let link = fields.link ?? Self.webAddress(fields.permalinkID)
+        let itemBase = link ?? channel.link ?? documentURL
+        func resolved(_ html: String?, _ base: URL?) -> String? {
+            html.map { HTMLURLResolver.resolvingURLs(in: $0, against: base ?? itemBase) }
+        }
+        let description = resolved(fields.description, fields.descriptionBase)
+        let summary = resolved(fields.summary, fields.summaryBase)
+        let content = resolved(fields.contentHTML, fields.contentBase)
+        return ParsedItem(
+            id: fields.id, title: fields.title ?? fields.fallbackTitle, link: link, externalLink: nil,
             published: fields.published, updated: fields.updated, authors: fields.authors,
-            summary: fields.summary ?? (fields.contentHTML != nil ? fields.description : nil),
-            contentHTML: fields.contentHTML ?? fields.description ?? fields.summary, contentText: nil,
-            categories: fields.categories, enclosures: fields.enclosures)
+            summary: summary ?? (content != nil ? description : nil), contentHTML: content ?? description ?? summary,
+            contentText: nil, categories: fields.categories, enclosures: fields.enclosures)
     }
 
     /// `text` as a URL when it is an absolute http or https address.
@@ -59,9 +69,9 @@ extension XMLFeedBuilder {
         return ParsedFeed(
             format: format, title: channel.title, link: channel.link ?? Self.webAddress(channel.permalinkID),
             feedURL: channel.feedURL,
-            description: channel.description ?? channel.summary, language: channel.language,
+            description: channel.description ?? channel.summary, language: channel.language ?? channel.xmlLanguage,
             updated: channel.updated ?? channel.published, icon: channel.icon, authors: channel.authors,
-            items: entries)
+            items: entries, warnings: unknownZones.map(FeedDate.unknownZoneWarning))
     }
 }
 
@@ -69,7 +79,7 @@ extension XMLFeedBuilder {
 /// address, or a name.
 enum RSSAuthor {
     static func parse(_ text: String) -> Author? {
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = text.collapsingWhitespace
         guard !value.isEmpty else { return nil }
         if let open = value.firstIndex(of: "("), value.hasSuffix(")") {
             let outside = value[..<open].trimmingCharacters(in: .whitespaces)

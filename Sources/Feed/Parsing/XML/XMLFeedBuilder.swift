@@ -34,6 +34,8 @@ struct XMLFeedBuilder {
     var item: FieldSet?
     /// The items read so far, each made as its element closes.
     var items: [ParsedItem] = []
+    /// Zone names dates gave that no table knows, read as UTC; each becomes a warning.
+    var unknownZones: [String] = []
     var author: Author?
     var authorOwnerIsItem = false
     var isPermaLinkGUID = true
@@ -75,6 +77,9 @@ struct XMLFeedBuilder {
     /// an item's links, else the document's URL.
     var base: URL? { bases.last ?? (item != nil ? channel.link ?? documentURL : documentURL) }
 
+    /// The nearest `xml:base`, if any.
+    var xmlBase: URL? { bases.last }
+
     /// The parent of the element being handled.
     var parent: FeedElement? { stack.last?.element }
 
@@ -100,6 +105,11 @@ struct XMLFeedBuilder {
             rootName = String(cString: local)
             format = Self.format(root: element, version: version)
             if format == nil { wantsStop = true }
+        }
+        if stack.isEmpty || element == .channel, channel.xmlLanguage == nil {
+            // The root's or the channel's xml:lang: the feed's language when no element gives one.
+            channel.xmlLanguage =
+                attributes.value(names.lang, namespace: names.xmlNamespace)?.trimmedWhitespace.nonEmpty
         }
         var frame = Frame(local: local, element: element, textStart: text.count)
         if let value = attributes.value(names.base, namespace: names.xmlNamespace),

@@ -10,6 +10,12 @@ import Models
 /// damaged fields, and is reported as a warning. A document cut off before its root element
 /// closes keeps the items read before the cut, with a warning. A document whose entities
 /// expand past the budget is refused. External entities are never loaded.
+///
+/// After its first well-formedness error libxml2 2.9 drops every later entity reference, the
+/// predefined `&amp;` and `&lt;` included, so a document that is not well-formed and uses them
+/// is read a second time with them written as character references, which libxml2 always
+/// delivers: its text reads as it would have without the error. Well-formed documents are
+/// read once, uncopied.
 enum XMLFeedParser {
     static func parse(_ data: Data, url: URL?, charset: String? = nil) throws(FeedParseError) -> ParsedFeed {
         // Documents are read as they claim to be first; only when libxml2 meets bytes that are
@@ -18,28 +24,39 @@ enum XMLFeedParser {
         let claimsUTF8 = EncodingRepair.declaresUTF8OrNothing(data)
         let converted = claimsUTF8 ? EncodingRepair.fromHTTPCharset(data, httpCharset: charset) : nil
         let input = converted ?? data
-        guard var outcome = SAXFeedReader.read(HTMLEntityPreprocessor.process(input), documentURL: url) else {
+        let prepared = HTMLEntityPreprocessor.process(input)
+        guard var outcome = SAXFeedReader.read(prepared.data, documentURL: url) else {
             throw .malformed("the XML parser could not start (out of memory?)")
         }
-        var encodingWarning: String?
-        if claimsUTF8, converted == nil, outcome.diagnostics.sawInvalidCharacter {
-            var (repaired, warning) = EncodingRepair.repair(input)
-            // Overlong forms and surrogates pass the repair's quick scan; the standard library
-            // replaces them.
-            if repaired == input { repaired = Data(String(decoding: input, as: UTF8.self).utf8) }
-            if repaired != input,
-                let second = SAXFeedReader.read(HTMLEntityPreprocessor.process(repaired), documentURL: url)
+        var repairs: [String] = []
+        if !outcome.diagnostics.wellFormed {
+            // A document that is not well-formed: its bytes repaired (stray NULs dropped, bytes
+            // that are not the UTF-8 they claim re-read), its predefined entities rewritten.
+            var repaired = input
+            var warnings: [String] = []
+            if let (cleaned, warning) = EncodingRepair.droppingNULs(repaired) {
+                repaired = cleaned
+                warnings.append(warning)
+            }
+            if claimsUTF8, converted == nil, outcome.diagnostics.sawInvalidCharacter {
+                let (reencoded, warning) = EncodingRepair.repair(repaired)
+                repaired = reencoded
+                if let warning { warnings.append(warning) }
+            }
+            if repaired != input || prepared.hasPredefinedReferences,
+                let second = read(repaired, documentURL: url)
             {
                 outcome = second
-                encodingWarning = warning
+                repairs = warnings
             }
         }
+        var encodingWarning: String?
         if outcome.builder.format == nil, outcome.diagnostics.firstError?.code == Self.unsupportedEncoding {
             // An encoding libxml2 does not know (`encoding="bogus"`): read the bytes as UTF-8,
             // repaired like any document that is not the UTF-8 it claims.
             let (repaired, _) = EncodingRepair.repair(
                 EncodingRepair.replacingDeclaredEncoding(in: input, with: "utf-8"))
-            if let second = SAXFeedReader.read(HTMLEntityPreprocessor.process(repaired), documentURL: url) {
+            if let second = read(repaired, documentURL: url) {
                 outcome = second
                 encodingWarning = "the document declares an encoding this reader does not know; read it as UTF-8"
             }
@@ -56,6 +73,7 @@ enum XMLFeedParser {
                 diagnostics.firstError.map { "the XML is not well formed (\($0.message))" } ?? "no root element")
         }
         var feed = builder.feed(format: format)
+        feed.warnings += repairs
         if let encodingWarning { feed.warnings.append(encodingWarning) }
         guard let error = diagnostics.firstError else { return feed }
         if builder.rootClosed {
@@ -70,6 +88,13 @@ enum XMLFeedParser {
             )
         }
         return feed
+    }
+
+    /// A second reading of a document that is not well-formed, its predefined entities written
+    /// as character references.
+    private static func read(_ data: Data, documentURL: URL?) -> SAXFeedReader.Outcome? {
+        SAXFeedReader.read(
+            HTMLEntityPreprocessor.process(data, rewritingPredefined: true).data, documentURL: documentURL)
     }
 
     /// libxml2's code for an encoding it cannot convert from (`XML_ERR_UNSUPPORTED_ENCODING`).

@@ -25,6 +25,16 @@ struct HTMLTextTests {
         #expect(HTMLText.plainText("Caf&eacute;&nbsp;au&nbsp;lait") == "Café au lait")
     }
 
+    @Test("numeric references follow HTML5: forbidden code points are U+FFFD, 128-159 are Windows-1252")
+    func numericReferences() {
+        #expect(
+            HTMLEntities.decode("a&#0;b&#x0;c&#xD800;d&#x110000;e&#1;f&#xFFFF;g")
+                == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e\u{FFFD}f\u{FFFD}g")
+        #expect(HTMLEntities.decode("&#150; &#128; &#147;q&#148; &#x92; &#x9F; &#129;") == "– € “q” ’ Ÿ \u{81}")
+        #expect(HTMLEntities.decode("&#9;&#10;&#13;&#160;&#x1F600;") == "\t\n\r\u{A0}😀")
+        #expect(HTMLText.plainText("x &#0; y &#150; z") == "x \u{FFFD} y – z")
+    }
+
     @Test("long runs of text: a space, tab, entity or tag at any offset is handled as in a short one")
     func longRuns() {
         for offset in 0..<40 {

@@ -138,4 +138,49 @@ struct JSONFeed10FixtureTests {
         #expect(feed.items[1].contentText == "Plain text only")
         #expect(feed.items[1].contentHTML == nil)
     }
+
+    @Test("relative URLs resolve against home_page_url, else feed_url, else the document URL")
+    func relativeToHomePage() throws {
+        let mirror = URL(string: "https://cdn.example/mirror/feed.json")
+        let feed = try JSONFeedParser.parse(try fixture("jsonfeed/relative-urls-home-page.json"), url: mirror)
+        #expect(feed.link == URL(string: "https://home.example/blog/"))
+        #expect(feed.icon == URL(string: "https://home.example/blog/icon.png"))
+        #expect(feed.authors == [Author(name: "Jo", uri: "https://home.example/about")])
+        let item = try #require(feed.items.first)
+        #expect(item.link == URL(string: "https://home.example/blog/posts/1"))
+        #expect(item.externalLink == URL(string: "https://home.example/elsewhere"))
+        #expect(item.enclosures.map(\.url) == [URL(string: "https://home.example/blog/media/a.mp3")])
+        #expect(item.authors == [Author(name: "Guest", uri: "https://home.example/blog/guest/")])
+        #expect(
+            item.contentHTML
+                == #"<p><img src="https://home.example/blog/posts/pic.png"> <a href="https://home.example/x">x</a></p>"#
+        )
+
+        let withoutHome = #"""
+            {"version": "https://jsonfeed.org/version/1.1", "feed_url": "https://feeds.example/a/feed.json",
+             "items": [{"id": "1", "url": "posts/1"}]}
+            """#
+        let fallback = try JSONFeedParser.parse(Data(withoutHome.utf8), url: mirror)
+        #expect(fallback.items.first?.link == URL(string: "https://feeds.example/a/posts/1"))
+    }
+
+    @Test("repeated attachments and authors are listed once; names and titles have their whitespace collapsed")
+    func duplicates() throws {
+        let json = #"""
+            {"version": "https://jsonfeed.org/version/1.1", "title": " Two\n\tlines ",
+             "items": [{"id": "1", "title": "A\n\t\ttitle",
+               "authors": [{"name": "Jo\n\t\tBloggs"}, {"name": "Jo Bloggs"}],
+               "attachments": [{"url": "https://e.example/a.mp3"},
+                               {"url": "https://e.example/a.mp3", "mime_type": "audio/mpeg", "size_in_bytes": 5}]}]}
+            """#
+        let feed = try JSONFeedParser.parse(Data(json.utf8), url: nil)
+        #expect(feed.title == "Two lines")
+        let item = try #require(feed.items.first)
+        #expect(item.title == "A title")
+        #expect(item.authors == [Author(name: "Jo Bloggs")])
+        #expect(
+            item.enclosures == [
+                Enclosure(url: try #require(URL(string: "https://e.example/a.mp3")), mimeType: "audio/mpeg", length: 5)
+            ])
+    }
 }

@@ -120,4 +120,13 @@ struct LiberalReadingTests {
         #expect(feed.title == "Café bogus: Café")
         #expect(feed.warnings.contains { $0.contains("does not know") })
     }
+
+    @Test("xml:lang on the Atom feed or the RSS channel is the language when no element gives one")
+    func xmlLang() throws {
+        #expect(try parseFixture("atom/xml-lang.xml").language == "en-GB")
+        #expect(try parseFixture("rss/xml-lang.xml").language == "fr-CA")
+        let explicit =
+            #"<rss version="2.0" xml:lang="de"><channel><language>en-us</language><title>t</title></channel></rss>"#
+        #expect(try FeedParser.parse(data: Data(explicit.utf8), url: nil).language == "en-us")
+    }
 }

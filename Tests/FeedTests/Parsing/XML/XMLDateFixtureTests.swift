@@ -50,4 +50,26 @@ struct XMLDateFixtureTests {
         #expect(feed.items[2].updated == reference)
         #expect(feed.items[3].published == RFC3339.date(from: "2021-03-13T00:00:00Z"))
     }
+
+    @Test("dates written 2020/1/10 14:33:00, with or without padding, seconds, time and zone")
+    func slashDates() throws {
+        let feed = try parseFixture("rss/dates-slashes.xml")
+        let instant = RFC3339.date(from: "2020-01-10T14:33:00Z")
+        #expect(feed.items.count == 11)
+        for item in feed.items.dropLast() {
+            #expect(item.published == instant, "\(item.id ?? "?")")
+        }
+        #expect(feed.items.last?.published == RFC3339.date(from: "2020-01-10T00:00:00Z"))
+    }
+
+    @Test("zone abbreviations beyond RFC 822's are read at their offsets; an unknown one is UTC, with a warning")
+    func zoneAbbreviations() throws {
+        let feed = try parseFixture("rss/dates-zone-abbreviations.xml")
+        #expect(feed.items.count == 36)
+        for item in feed.items {
+            #expect(item.published == reference, "\(item.id ?? "?")")
+        }
+        #expect(feed.warnings.count == 1)
+        #expect(feed.warnings.first?.contains("XYZT") == true)
+    }
 }

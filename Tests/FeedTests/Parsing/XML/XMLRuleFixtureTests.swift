@@ -163,7 +163,7 @@ struct XMLRuleFixtureTests {
         #expect(feed.warnings.isEmpty)
     }
 
-    @Test("an encoded surrogate (invalid UTF-8 the quick repair scan lets through) becomes U+FFFD")
+    @Test("an encoded surrogate is not UTF-8: in a UTF-8 document it becomes U+FFFD")
     func encodedSurrogate() throws {
         var data = Data(#"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Bad "#.utf8)
         data.append(contentsOf: [0xED, 0xA0, 0x80])
