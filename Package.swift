@@ -88,12 +88,14 @@ let package = Package(
             name: "CLibEdit",
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]),
+        // The C library's character widths (wcwidth) under a UTF-8 character type.
+        .target(name: "CTerminal"),
         // Ctrl-C: the SIGINT handler and libedit's key reader.
         .target(name: "CInterrupts", dependencies: ["CLibEdit"]),
         .executableTarget(
             name: "REPL",
             dependencies: [
-                "Models", "Networking", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts",
+                "Models", "Networking", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -100,11 +100,15 @@ struct FeedCommands {
         for word in arguments.positional { ids.append(try ArgumentList.id(word, what: "a feed id")) }
         let progress = context.progress
         let showProgress = context.display.isTerminal
+        let display = context.display
         let viewModel = FeedListViewModel(service: context.feeds)
         defer { if showProgress { progress(nil) } }
         let summary = try await viewModel.refresh(ids.isEmpty ? nil : ids) { event in
             guard showProgress, case .feedFinished(let feed, _, let done, let total) = event else { return }
-            progress("refreshing \(done)/\(total) … \(TerminalText.sanitized(feed.title))")
+            // One column short of the width, read now: a line that fills the last column wraps
+            // on some terminals and leaves a stale row behind.
+            let line = "refreshing \(done)/\(total) … \(TerminalText.sanitized(feed.title))"
+            progress(DisplayWidth.fit(line, width: max(10, (display.width ?? 80) - 1)))
         }
         if summary.cancelled { throw FeedError.cancelled }
         var text =

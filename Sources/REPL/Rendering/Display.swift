@@ -11,8 +11,19 @@ import Foundation
 struct Display: Sendable {
     /// Standard output is a terminal (progress lines are drawn only then).
     var isTerminal: Bool
-    /// The width tables fit into; `nil` means unlimited (output to a file or a pipe).
-    var width: Int?
+    /// The width tables fit into; `nil` means unlimited (output to a file or a pipe). On a
+    /// terminal it is read anew each time, so output follows a resized window.
+    var width: Int? {
+        get { followsTerminal ? Self.terminalWidth() ?? fixedWidth : fixedWidth }
+        set {
+            fixedWidth = newValue
+            followsTerminal = false
+        }
+    }
+    /// The width when the terminal's cannot be read (or when it was set).
+    private var fixedWidth: Int?
+    /// Whether `width` asks the terminal.
+    private var followsTerminal = false
     /// Colour is on (a terminal, and neither `--no-color` nor `NO_COLOR`).
     var color: Bool
     /// The locale for dates.
@@ -20,22 +31,36 @@ struct Display: Sendable {
     /// The time zone for dates.
     var timeZone: TimeZone = .autoupdatingCurrent
 
+    /// Creates a display of a fixed width.
+    init(
+        isTerminal: Bool, width: Int?, color: Bool, locale: Locale = .autoupdatingCurrent,
+        timeZone: TimeZone = .autoupdatingCurrent
+    ) {
+        self.isTerminal = isTerminal
+        self.fixedWidth = width
+        self.color = color
+        self.locale = locale
+        self.timeZone = timeZone
+    }
+
     /// Plain output for tests and pipes.
     static let plain = Display(isTerminal: false, width: nil, color: false)
+
+    /// The columns of the terminal on standard output, now (`nil` when it is not one).
+    private static func terminalWidth() -> Int? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 
     /// What the process's standard output is, with `--no-color` and the environment applied.
     static func current(noColor: Bool, environment: [String: String]) -> Display {
         let terminal = isatty(STDOUT_FILENO) != 0
-        var width: Int?
-        if terminal {
-            var size = winsize()
-            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { width = Int(size.ws_col) }
-            width = width ?? environment["COLUMNS"].flatMap(Int.init) ?? 80
-        } else {
-            width = environment["COLUMNS"].flatMap(Int.init)
-        }
+        let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
         let color = terminal && !noColor && environment["NO_COLOR"].map(\.isEmpty) != false
-        return Display(isTerminal: terminal, width: width, color: color)
+        var display = Display(isTerminal: terminal, width: terminal ? columns ?? 80 : columns, color: color)
+        display.followsTerminal = terminal
+        return display
     }
 
     /// `text` in a colour (an SGR code such as "1" bold, "2" dim, "31" red), when colour is on.

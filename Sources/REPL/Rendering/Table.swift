@@ -1,5 +1,7 @@
 /// An aligned text table that fits a width: flexible columns give up width (the last first),
 /// cut with an ellipsis, and a line still too wide is cut at the width, so a row never wraps.
+/// Widths are display columns (CJK and emoji take two); with no width to fit (a pipe), a cell
+/// is still cut at `maximumCellWidth`.
 struct Table {
     /// One column.
     struct Column {
@@ -16,20 +18,28 @@ struct Table {
     var columns: [Column]
     var rows: [[String]] = []
 
+    /// The widest a cell may be when the output has no width (a file or a pipe).
+    static let maximumCellWidth = 120
+
     /// The table as lines, every cell sanitised for the terminal, fitted into `display.width`.
     func render(_ display: Display) -> String {
         let cells = rows.map { $0.map(TerminalText.sanitized) }
         var widths = columns.indices.map { index in
-            max(columns[index].title.count, cells.map { index < $0.count ? $0[index].count : 0 }.max() ?? 0)
+            min(
+                Self.maximumCellWidth,
+                max(
+                    DisplayWidth.of(columns[index].title),
+                    cells.map { index < $0.count ? DisplayWidth.of($0[index]) : 0 }.max() ?? 0))
         }
-        if let limit = display.width {
+        let width = display.width
+        if let limit = width {
             for flexible in columns.indices.reversed() where columns[flexible].flexible {
                 let total = widths.reduce(0, +) + 2 * (columns.count - 1)
                 guard total > limit else { break }
                 widths[flexible] = max(columns[flexible].minimumWidth, widths[flexible] - (total - limit))
             }
         }
-        let fitted = { (text: String) in display.width.map { Self.fit(text, width: $0) } ?? text }
+        let fitted = { (text: String) in width.map { Self.fit(text, width: $0) } ?? text }
         var lines = [display.styled(fitted(line(columns.map(\.title), widths: widths)), "1")]
         lines += cells.map { fitted(line($0, widths: widths)) }
         return lines.joined(separator: "\n")
@@ -39,18 +49,14 @@ struct Table {
         var parts: [String] = []
         for (index, column) in columns.enumerated() {
             let cell = index < cells.count ? Self.fit(cells[index], width: widths[index]) : ""
-            let padding = String(repeating: " ", count: max(0, widths[index] - cell.count))
-            parts.append(column.alignRight ? padding + cell : (index == columns.count - 1 ? cell : cell + padding))
+            let last = index == columns.count - 1 && !column.alignRight
+            parts.append(last ? cell : DisplayWidth.pad(cell, to: widths[index], right: column.alignRight))
         }
         return parts.joined(separator: "  ")
     }
 
-    /// `text` cut to `width` characters, the last one an ellipsis when cut.
-    static func fit(_ text: String, width: Int) -> String {
-        guard text.count > width else { return text }
-        guard width > 1 else { return String(text.prefix(width)) }
-        return String(text.prefix(width - 1)) + "…"
-    }
+    /// `text` cut to `width` display columns, the last one an ellipsis when cut.
+    static func fit(_ text: String, width: Int) -> String { DisplayWidth.fit(text, width: width) }
 }
 
 /// Wraps plain text to a width at word boundaries, keeping paragraph breaks.
@@ -60,18 +66,26 @@ enum TextWrap {
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { paragraph -> String in
             var lines: [String] = []
             var current = ""
+            var used = 0
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
+                let size = DisplayWidth.of(word)
                 if current.isEmpty {
                     current = String(word)
-                } else if current.count + 1 + word.count <= width {
+                    used = size
+                } else if used + 1 + size <= width {
                     current += " " + word
+                    used += 1 + size
                 } else {
                     lines.append(current)
                     current = String(word)
+                    used = size
                 }
-                while current.count > width {
-                    lines.append(String(current.prefix(width)))
-                    current = String(current.dropFirst(width))
+                while used > width {
+                    let head = DisplayWidth.prefix(of: current, fitting: width)
+                    guard !head.isEmpty else { break }
+                    lines.append(String(head))
+                    current = String(current[head.endIndex...])
+                    used = DisplayWidth.of(current)
                 }
             }
             lines.append(current)

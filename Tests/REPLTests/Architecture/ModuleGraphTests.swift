@@ -13,7 +13,8 @@ struct ModuleGraphTests {
         "Feed": ["Models", "Networking", "Storage", "CLibXML2"],
         "StorageProbe": ["Models", "Storage"],
         "REPL": [
-            "Models", "Networking", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts", "ArgumentParser", "Logging",
+            "Models", "Networking", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts", "CTerminal",
+            "ArgumentParser", "Logging",
         ],
     ]
 

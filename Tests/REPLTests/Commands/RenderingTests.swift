@@ -34,6 +34,47 @@ struct RenderingTests {
         #expect(Display.current(noColor: false, environment: ["NO_COLOR": "1"]).color == false)
     }
 
+    @Test("display width: wide and fullwidth characters and emoji take two columns, marks none")
+    func displayWidth() {
+        #expect(DisplayWidth.of("abc") == 3)
+        #expect(DisplayWidth.of("天気") == 4 && DisplayWidth.of("Ａ") == 2 && DisplayWidth.of("한국") == 4)
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+        #expect(DisplayWidth.of("👨\u{200D}👩\u{200D}👧") == 2 && DisplayWidth.of("❤\u{FE0F}") == 2)
+        #expect(DisplayWidth.of("🇫🇷") == 2 && DisplayWidth.of("😀") == 2)
+        #expect(DisplayWidth.fit("天気予報です", width: 5) == "天気…")
+        #expect(DisplayWidth.fit("天気予報です", width: 12) == "天気予報です")
+        #expect(DisplayWidth.pad("天", to: 4) == "天  ")
+    }
+
+    @Test("tables pad and cut by display width, so CJK and emoji rows stay aligned")
+    func wideCharactersAlign() {
+        var table = Table(columns: [
+            .init(title: "ID", alignRight: true), .init(title: "TITLE", flexible: true), .init(title: "URL"),
+        ])
+        table.rows = [
+            ["1", "天気予報と東京の週末", "https://a.test/"], ["2", "😀 emoji", "https://b.test/"],
+            ["3", "plain", "https://c.test/"],
+        ]
+        let lines = table.render(Display(isTerminal: true, width: 40, color: false)).split(separator: "\n").map(
+            String.init)
+        let urlColumns = lines.dropFirst().map { line in
+            DisplayWidth.of(line[..<(line.range(of: "https")?.lowerBound ?? line.endIndex)])
+        }
+        #expect(Set(urlColumns).count == 1, "\(lines)")
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 40 }, "\(lines)")
+        #expect(lines[1].contains("…"))
+    }
+
+    @Test("with no width to fit (a pipe), a huge cell is still cut, not padded into every row")
+    func hugeCellWithoutWidth() {
+        var table = Table(columns: [.init(title: "ID"), .init(title: "TITLE", flexible: true), .init(title: "URL")])
+        table.rows = [
+            ["1", String(repeating: "x", count: 1_000_000), "https://a.test/"], ["2", "short", "https://b.test/"],
+        ]
+        let lines = table.render(.plain).split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count < 200 }, "\(lines.map(\.count))")
+    }
+
     @Test("the output boundary removes bidi controls, invisible format characters and escapes; keeps text")
     func outputBoundary() {
         #expect(TerminalText.forTerminal("a\u{202E}b\u{2066}c\u{2069}\u{200B}d\u{FEFF}\u{AD}e") == "abcde")

@@ -70,12 +70,15 @@ final class TerminalSession {
     private var screen = ""
     /// Everything the terminal has shown since the start, for failure messages.
     private(set) var transcript = ""
+    /// What the terminal showed before the text the last successful `waitFor` found.
+    private(set) var lastOutput = ""
 
-    /// Starts `tidings` with its standard input, output and error on a new pseudo-terminal.
-    init(arguments: [String]) throws {
+    /// Starts `tidings` with its standard input, output and error on a new pseudo-terminal of
+    /// `columns` columns.
+    init(arguments: [String], columns: UInt16 = 100) throws {
         var master: Int32 = -1
         var slave: Int32 = -1
-        var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+        var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw POSIXError(.ENOTTY) }
         self.master = master
         let flags = fcntl(master, F_GETFL)
@@ -101,6 +104,13 @@ final class TerminalSession {
         close(master)
     }
 
+    /// Resizes the terminal, as dragging its window does (the program gets SIGWINCH).
+    func resize(columns: UInt16, rows: UInt16 = 24) {
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        kill(process.processIdentifier, SIGWINCH)
+    }
+
     /// The process id, to signal it as a terminal would.
     var processIdentifier: Int32 { process.processIdentifier }
 
@@ -118,6 +128,7 @@ final class TerminalSession {
         while Date() < deadline {
             drain()
             if let range = screen.range(of: text) {
+                lastOutput = String(screen[..<range.lowerBound])
                 screen.removeSubrange(screen.startIndex..<range.upperBound)
                 return true
             }
