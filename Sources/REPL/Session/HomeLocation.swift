@@ -11,22 +11,29 @@ struct HomeLocation: Equatable {
     /// The history file.
     var historyURL: URL { directory.appendingPathComponent("history") }
 
-    /// Resolves the locations from the flags and the environment.
+    /// Resolves the locations from the flags and the environment. A leading `~` is `$HOME`
+    /// (else the account's home) in `--home`, `--db` and `$TIDINGS_HOME` alike; a relative
+    /// `$XDG_DATA_HOME` is ignored, as the XDG Base Directory specification says.
     init(home: String?, database: String?, environment: [String: String], userHome: String? = nil) {
+        let user = userHome ?? environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        func expanded(_ path: String) -> String {
+            if path == "~" { return user }
+            if path.hasPrefix("~/") { return (user as NSString).appendingPathComponent(String(path.dropFirst(2))) }
+            return path
+        }
         let path: String
         if let home, !home.isEmpty {
-            path = home
+            path = expanded(home)
         } else if let home = environment["TIDINGS_HOME"], !home.isEmpty {
-            path = home
-        } else if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+            path = expanded(home)
+        } else if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             path = (data as NSString).appendingPathComponent("tidings")
         } else {
-            let user = userHome ?? environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
             path = (user as NSString).appendingPathComponent(".local/share/tidings")
         }
-        directory = URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true)
+        directory = URL(fileURLWithPath: path, isDirectory: true)
         if let database, !database.isEmpty {
-            databaseURL = URL(fileURLWithPath: (database as NSString).expandingTildeInPath)
+            databaseURL = URL(fileURLWithPath: expanded(database))
         } else {
             databaseURL = directory.appendingPathComponent("tidings.sqlite")
         }

@@ -78,6 +78,20 @@ struct HomeLocationTests {
                 == "/home/ann/.local/share/tidings")
     }
 
+    @Test("a leading ~ is $HOME in --home, --db and $TIDINGS_HOME alike; a relative $XDG_DATA_HOME is ignored")
+    func tildeAndRelativeXDG() {
+        let environment = ["HOME": "/home/ann", "TIDINGS_HOME": "~/x"]
+        #expect(HomeLocation(home: nil, database: nil, environment: environment).directory.path == "/home/ann/x")
+        #expect(
+            HomeLocation(home: "~/y", database: "~/d.sqlite", environment: environment).directory.path == "/home/ann/y")
+        #expect(
+            HomeLocation(home: "~/y", database: "~/d.sqlite", environment: environment).databaseURL.path
+                == "/home/ann/d.sqlite")
+        #expect(
+            HomeLocation(home: nil, database: nil, environment: ["HOME": "/home/ann", "XDG_DATA_HOME": "data"])
+                .directory.path == "/home/ann/.local/share/tidings")
+    }
+
     @Test("--db puts the database elsewhere")
     func databaseFlag() {
         #expect(
