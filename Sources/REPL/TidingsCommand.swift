@@ -103,6 +103,9 @@ struct TidingsCommand: AsyncParsableCommand {
     }
 
     mutating func validate() throws {
+        if !commands.isEmpty, let script {
+            throw ValidationError("-c and a SCRIPT (\(script)) cannot be used together; choose one")
+        }
         if home?.isEmpty == true { throw ValidationError("--home needs a directory (it was given an empty one)") }
         if db?.isEmpty == true { throw ValidationError("--db needs a file path (it was given an empty one)") }
         if let appVersion, (try? SemanticVersion(appVersion)) == nil {
@@ -166,7 +169,7 @@ struct TidingsCommand: AsyncParsableCommand {
             }
             // Any line ending: "\r\n" is one Character in Swift, so splitting on "\n" would miss it.
             let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-            status = await session.runScript(lines.map(String.init))
+            status = await session.runScript(lines.map(String.init), source: script)
         } else if isatty(STDIN_FILENO) != 0 {
             // An interactive session refreshes the config in the background when the minimum
             // fetch interval has passed; the prompt never waits for it. Leaving cancels it and

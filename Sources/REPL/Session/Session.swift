@@ -44,13 +44,14 @@ final class Session {
     /// Runs every line of a script (`-c` commands, a file, or piped stdin) and returns the
     /// exit status: 0, or the status of the first failure. With `--keep-going` every line runs
     /// and the status is 1 if any command failed (SPEC.md), else 3 if any was refused by the
-    /// version gate.
-    func runScript(_ lines: some Sequence<String>) async -> Int32 {
+    /// version gate. With a `source` (a SCRIPT file's name), each error line starts with
+    /// `FILE:LINE:`, as sqlite3's do.
+    func runScript(_ lines: some Sequence<String>, source: String? = nil) async -> Int32 {
         var failed = false
         var refused = false
         var status: Int32 { failed ? 1 : refused ? 3 : 0 }
-        for line in lines {
-            switch await execute(line) {
+        for (index, line) in lines.enumerated() {
+            switch await execute(line, location: source.map { "\($0):\(index + 1)" }) {
             case .proceed: continue
             case .quit: return status
             case .failed(let code):
@@ -85,15 +86,16 @@ final class Session {
         CommandRunner(context: context, console: console, historyEntries: []).updateBanner()
     }
 
-    /// Runs one line. Blank lines and `#` comments do nothing.
-    func execute(_ line: String) async -> LineResult {
+    /// Runs one line. Blank lines and `#` comments do nothing. An error is reported after
+    /// `location` (`setup.tidings:5: error: ...`) when there is one.
+    func execute(_ line: String, location: String? = nil) async -> LineResult {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return .proceed }
         let words: [String]
         do {
             words = try CommandLineTokenizer.words(trimmed)
         } catch {
-            report(.usage(error.description))
+            report(.usage(error.description), at: location)
             return .failed(1)
         }
         guard let first = words.first else { return .proceed }
@@ -101,7 +103,8 @@ final class Session {
         let arguments = Array(words.dropFirst())
         if command == "quit" || command == "exit" {
             guard arguments.isEmpty else {
-                report(.usage("\(command) takes no arguments (got \"\(arguments.joined(separator: " "))\")"))
+                report(
+                    .usage("\(command) takes no arguments (got \"\(arguments.joined(separator: " "))\")"), at: location)
                 return .failed(1)
             }
             if options.json { console.out(JSONValue.object(["ok": .bool(true)]).description) }
@@ -119,13 +122,13 @@ final class Session {
                 console.out(output.text)
             }
             if let failure = output.failure {
-                console.err("error: \(failure.message)")
+                console.err((location.map { "\($0): " } ?? "") + "error: \(failure.message)")
                 return .failed(failure.exitStatus)
             }
             return .proceed
         } catch {
             let failure = Self.commandError(error, cancelled: work.isCancelled)
-            report(failure)
+            report(failure, at: location)
             return .failed(failure.exitStatus)
         }
     }
@@ -145,12 +148,12 @@ final class Session {
         }
     }
 
-    private func report(_ error: CommandError) {
+    private func report(_ error: CommandError, at location: String?) {
         if options.json {
             console.out(
                 JSONValue.object(["error": .object(["code": .string(error.code), "message": .string(error.message)])])
                     .description)
         }
-        console.err("error: \(error.message)")
+        console.err((location.map { "\($0): " } ?? "") + "error: \(error.message)")
     }
 }

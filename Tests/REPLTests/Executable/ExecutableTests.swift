@@ -128,6 +128,47 @@ struct ExecutableTests {
         #expect(try TidingsBinary.run(["--home", home.path, home.appendingPathComponent("none").path]).status == 2)
     }
 
+    @Test("a failing line of a SCRIPT is reported as FILE:LINE: error: ..., as sqlite3 does")
+    func scriptErrorLocation() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let script = home.appendingPathComponent("setup.tidings")
+        try Data("# set up\nhelp history\n\nitem show 99\nfeed nope\n".utf8).write(to: script)
+        let result = try TidingsBinary.run(["--home", home.path, "--keep-going", script.path])
+        #expect(result.status == 1)
+        let lines = result.err.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\(script.path):4: error: no item #99", "\(result.err)")
+        #expect(lines.last?.hasPrefix("\(script.path):5: error: ") == true, "\(result.err)")
+        // -c lines and piped input have no file to name.
+        let inline = try TidingsBinary.run(["--home", home.path, "-c", "item show 99"])
+        #expect(inline.err == "error: no item #99\n")
+    }
+
+    @Test("-c together with a SCRIPT is a usage error (2), not a SCRIPT silently ignored")
+    func commandAndScript() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let script = home.appendingPathComponent("s.tidings")
+        try Data("help\n".utf8).write(to: script)
+        let result = try TidingsBinary.run(["--home", home.path, "-c", "help quit", script.path])
+        #expect(result.status == 2)
+        #expect(result.err.contains("-c and a SCRIPT"), "\(result.err)")
+    }
+
+    @Test("TIDINGS_HOME='~/x' is $HOME/x, as --home '~/x' is")
+    func tildeInEnvironmentHome() throws {
+        let user = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: user) }
+        for (arguments, environment) in [
+            (["-c", "help"], ["HOME": user.path, "TIDINGS_HOME": "~/x"]),
+            (["--home", "~/y", "-c", "help"], ["HOME": user.path]),
+        ] {
+            #expect(try TidingsBinary.run(arguments, environment: environment).status == 0)
+        }
+        #expect(FileManager.default.fileExists(atPath: user.appendingPathComponent("x/tidings.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: user.appendingPathComponent("y/tidings.sqlite").path))
+    }
+
     @Test("--json prints one JSON document per command, errors as {error:{code,message}}")
     func json() throws {
         let home = try temporaryHome()
