@@ -32,17 +32,20 @@ public struct DatePresentation: Sendable {
     /// A short date with the year (`15 Oct 2026`).
     public func shortDate(_ date: Date) -> String { short.string(from: date) }
 
-    /// A relative date for lists: `just now`, `5 min ago`, `3 h ago`, `2 d ago`, else the short
-    /// date. Future dates (clock skew) read `just now`.
+    /// A relative date for lists, in the locale's words, within a week either way (`now`,
+    /// `5 min. ago`, `vor 3 Std.`, `3 日前`, `in 2 days`), else the short date.
     public func relative(_ date: Date, now: Date) -> String {
         let seconds = now.timeIntervalSince(date)
-        switch seconds {
-        case ..<60: return "just now"
-        case ..<3600: return "\(Int(seconds / 60)) min ago"
-        case ..<86_400: return "\(Int(seconds / 3600)) h ago"
-        case ..<(7 * 86_400): return "\(Int(seconds / 86_400)) d ago"
-        default: return shortDate(date)
-        }
+        guard abs(seconds) < 7 * 86_400 else { return shortDate(date) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        // The style says where its anchor lies as seen from the date formatted: anchored at the
+        // article's date, `now` reads "3 days ago". Under a minute either way is "now".
+        let recent = abs(seconds) < 60
+        let style = Date.AnchoredRelativeFormatStyle(
+            anchor: recent ? now : date, presentation: recent ? .named : .numeric, unitsStyle: .abbreviated,
+            locale: locale, calendar: calendar)
+        return now.formatted(style)
     }
 
     /// The first `limit` characters of plain text, cut at a word with an ellipsis, on one line.

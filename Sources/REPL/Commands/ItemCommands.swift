@@ -43,7 +43,8 @@ struct ItemCommands {
         table.rows = rows.map { row in
             [
                 String(row.id), Self.marks(row.status),
-                row.article.sortDate.map { presentation.relative($0, now: context.now()) } ?? "",
+                // Its own date (a future one too), else the time it arrived.
+                presentation.relative(row.article.sortDate ?? row.sortDate, now: context.now()),
                 Table.fit(titles[row.article.feedID] ?? "", width: 20), row.article.title ?? "(untitled)",
             ]
         }

@@ -46,6 +46,18 @@ struct Display: Sendable {
     /// Plain output for tests and pipes.
     static let plain = Display(isTerminal: false, width: nil, color: false)
 
+    /// The locale for dates, from `LC_ALL`, else `LC_TIME`, else `LANG` (POSIX's order; an
+    /// empty variable counts as unset), as `de_DE.UTF-8@euro` names it: swift-foundation on
+    /// Linux does not read them itself. `C`, `POSIX` or nothing is `en_US_POSIX`.
+    static func locale(environment: [String: String]) -> Locale {
+        let name = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let identifier = String(name.prefix { $0 != "." && $0 != "@" })
+        guard !identifier.isEmpty, identifier != "C", identifier != "POSIX" else {
+            return Locale(identifier: "en_US_POSIX")
+        }
+        return Locale(identifier: identifier)
+    }
+
     /// The columns of the terminal on standard output, now (`nil` when it is not one).
     private static func terminalWidth() -> Int? {
         var size = winsize()
@@ -58,7 +70,9 @@ struct Display: Sendable {
         let terminal = isatty(STDOUT_FILENO) != 0
         let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
         let color = terminal && !noColor && environment["NO_COLOR"].map(\.isEmpty) != false
-        var display = Display(isTerminal: terminal, width: terminal ? columns ?? 80 : columns, color: color)
+        var display = Display(
+            isTerminal: terminal, width: terminal ? columns ?? 80 : columns, color: color,
+            locale: locale(environment: environment))
         display.followsTerminal = terminal
         return display
     }

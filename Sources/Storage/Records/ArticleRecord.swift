@@ -35,7 +35,9 @@ struct ArticleRecord: FetchableRecord, MutablePersistableRecord, Equatable {
         externalLink = article.externalLink?.absoluteString
         published = article.published?.timeIntervalSince1970
         updated = article.updated?.timeIntervalSince1970
-        sortDate = (article.sortDate ?? arrival).timeIntervalSince1970
+        // An article sorts by its own date, but never above the moment it arrived: an undated
+        // one sorts by its arrival, and one dated in the future does not sit on top for a year.
+        sortDate = min(article.sortDate ?? arrival, arrival).timeIntervalSince1970
         authors = JSONColumn.encode(article.authors)
         summary = article.summary
         contentHtml = article.contentHTML
@@ -113,13 +115,18 @@ struct ArticleRecord: FetchableRecord, MutablePersistableRecord, Equatable {
 
     /// This stored row updated by a fresh copy of the same article: every field the feed now
     /// publishes replaces the stored one, but a known date is never replaced by nil, and the
-    /// sort date only moves when the feed's own dates do.
+    /// sort date only moves when the feed's own dates do, to a date that has come (a date still
+    /// in the future keeps the arrival it sorted by).
     func merged(with incoming: ArticleRecord) -> ArticleRecord {
         var result = incoming
         result.id = id
         result.published = incoming.published ?? published
         result.updated = incoming.updated ?? updated
-        result.sortDate = result.published ?? result.updated ?? sortDate
+        if let date = result.published ?? result.updated, date <= incoming.sortDate {
+            result.sortDate = date
+        } else {
+            result.sortDate = sortDate
+        }
         return result
     }
 

@@ -24,16 +24,25 @@ struct DatePresentationTests {
             DatePresentation(locale: Locale(identifier: "en_GB"), timeZone: tokyo).dayAndMonth(late) == "16 October")
     }
 
-    @Test("relative dates for lists")
+    @Test("relative dates for lists, in the locale's words, either way within a week")
     func relativeDates() {
         let presentation = DatePresentation(locale: Locale(identifier: "en_GB"), timeZone: utc)
         let now = october15
-        #expect(presentation.relative(now.addingTimeInterval(-30), now: now) == "just now")
-        #expect(presentation.relative(now.addingTimeInterval(60), now: now) == "just now")
+        #expect(presentation.relative(now.addingTimeInterval(-30), now: now) == "now")
         #expect(presentation.relative(now.addingTimeInterval(-5 * 60), now: now) == "5 min ago")
-        #expect(presentation.relative(now.addingTimeInterval(-3 * 3600 - 59), now: now) == "3 h ago")
-        #expect(presentation.relative(now.addingTimeInterval(-2 * 86_400), now: now) == "2 d ago")
+        #expect(presentation.relative(now.addingTimeInterval(-3 * 3600 - 59), now: now) == "3 hr ago")
+        #expect(presentation.relative(now.addingTimeInterval(-2 * 86_400), now: now) == "2 days ago")
+        #expect(presentation.relative(now.addingTimeInterval(3 * 86_400), now: now) == "in 3 days")
         #expect(presentation.relative(now.addingTimeInterval(-30 * 86_400), now: now) == "15 Sep 2025")
+        let words = ["de_DE": "vor 2 Tagen", "fr_FR": "il y a 2 j", "nl_NL": "2 dgn geleden", "ja_JP": "2 日前"]
+        for (identifier, expected) in words {
+            let local = DatePresentation(locale: Locale(identifier: identifier), timeZone: utc)
+            let text = local.relative(now.addingTimeInterval(-2 * 86_400), now: now)
+            // French spaces its words with no-break spaces.
+            #expect(
+                text.replacingOccurrences(of: "\u{A0}", with: " ").replacingOccurrences(of: "\u{202F}", with: " ")
+                    == expected)
+        }
     }
 
     @Test("excerpts cut at a word, on one line")
