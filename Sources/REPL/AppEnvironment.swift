@@ -80,11 +80,12 @@ struct AppEnvironment {
 
     /// What commands need, for one way of showing output.
     func context(
-        display: Display, appVersion: SemanticVersion, progress: @escaping @Sendable (String?) -> Void = { _ in }
+        display: Display, appVersion: SemanticVersion, progress: @escaping @Sendable (String?) -> Void = { _ in },
+        page: @escaping @Sendable (String) -> Bool = { _ in false }
     ) -> CommandContext {
         CommandContext(
             feeds: feeds, tasks: tasks, config: config, appVersion: appVersion, display: display, progress: progress,
-            now: now, calendar: calendar)
+            page: page, now: now, calendar: calendar)
     }
 
     /// A logger writing to standard error at the level named by `TIDINGS_LOG` (default: warning).

@@ -145,7 +145,10 @@ struct TidingsCommand: AsyncParsableCommand {
         let progress: @Sendable (String?) -> Void = { text in
             if drawsProgress { Console.progressLine(text) }
         }
-        let context = app.context(display: display, appVersion: version, progress: progress)
+        let pages = !json
+        let context = app.context(
+            display: display, appVersion: version, progress: progress,
+            page: { text in pages && Pager.page(text, environment: environment) })
         let interactive = commands.isEmpty && script == nil && isatty(STDIN_FILENO) != 0
         let interrupts = Interrupts(exitWhenIdle: !interactive)
         let session = Session(

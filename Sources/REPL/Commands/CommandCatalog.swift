@@ -56,10 +56,17 @@ enum CommandCatalog {
             names: ["items"], usage: ItemCommands.itemsUsage,
             summary: "articles, newest first, 20 a page (● unread, ★ starred); dates: today, -2w, 2026-11-01",
             example: "items --unread --since -3d"),
-        .init(names: ["item"], usage: "item show|mark", summary: "read or mark articles", example: "item show 1"),
         .init(
-            names: ["item show", "read"], usage: "item show <ID> (or read <ID>)",
-            summary: "an article as text (title, feed, author, date, link, content); marks it read", example: "read 1"),
+            names: ["item"], usage: "item show|open|mark", summary: "read, open or mark articles",
+            example: "item show 1"),
+        .init(
+            names: ["item show", "read"], usage: "item show <ID> [--no-pager] (or read <ID>)",
+            summary:
+                "an article as text (paragraphs, lists, verbatim code, quotes, tables, [image: alt], numbered links listed after it, enclosures), paged through $PAGER when longer than the screen; marks it read",
+            example: "read 1"),
+        .init(
+            names: ["item open"], usage: "item open <ID>",
+            summary: "open the article's web page with $BROWSER (else xdg-open); marks it read", example: "item open 1"),
         .init(
             names: ["item mark"], usage: "item mark <ID...> read|unread|star|unstar | item mark --feed ID --all read",
             summary: "mark articles", example: "item mark 1 2 star"),

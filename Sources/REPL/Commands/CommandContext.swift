@@ -18,6 +18,11 @@ struct CommandContext: Sendable {
     let display: Display
     /// Draws a transient progress line on a terminal (`nil` clears it).
     let progress: @Sendable (String?) -> Void
+    /// Shows long text through the user's pager when standard output is a terminal and the
+    /// text is longer than the screen; returns whether it did (else the caller prints it).
+    var page: @Sendable (String) -> Bool = { _ in false }
+    /// Opens a web address in the user's browser (`item open`).
+    var openURL: @Sendable (URL) throws -> Void = Browser.open
     /// The clock.
     let now: @Sendable () -> Date
     /// The user's calendar (time zone included).

@@ -82,25 +82,28 @@ struct ItemCommands {
     /// `item show|read|mark …`.
     func item(_ words: [String]) async throws -> CommandOutput {
         guard let sub = words.first?.lowercased() else {
-            throw CommandError.usage("item needs a sub-command: show, mark; try \"help item show\"")
+            throw CommandError.usage("item needs a sub-command: show, open, mark; try \"help item show\"")
         }
         let rest = Array(words.dropFirst())
         switch sub {
         case "show", "read": return try await show(rest)
         case "mark": return try await mark(rest)
+        case "open": return try await open(rest)
         default:
             if let id = try? ArgumentList.id(sub) { return try await show([String(id)] + rest) }
-            let hint = Suggestion.nearest(to: sub, in: ["show", "read", "mark"]).map {
+            let hint = Suggestion.nearest(to: sub, in: ["show", "read", "open", "mark"]).map {
                 " (did you mean \"item \($0)\"?)"
             }
             throw CommandError.usage("item has no sub-command \"\(sub)\"\(hint ?? "")")
         }
     }
 
-    /// `item show <ID>` / `read <ID>`: the article as text; marks it read.
+    /// `item show <ID> [--no-pager]` / `read <ID>`: the article as text (see `ArticleText`),
+    /// its links and enclosures listed after it; paged through `$PAGER` when it is longer than
+    /// the terminal. Marks it read.
     func show(_ words: [String]) async throws -> CommandOutput {
-        let usage = "item show <ID>"
-        let arguments = try ArgumentList(words, command: "item show")
+        let usage = "item show <ID> [--no-pager]"
+        let arguments = try ArgumentList(words, command: "item show", options: ["no-pager": .flag])
         try arguments.expectPositional(atMost: 1, usage: usage)
         let id = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "an item id")
         let viewModel = ArticleListViewModel(service: context.feeds)
@@ -109,24 +112,84 @@ struct ItemCommands {
         let feed = try? await context.feeds.subscription(id: article.feedID)
         let presentation = DatePresentation(locale: context.display.locale, timeZone: context.display.timeZone)
         let author = article.authors.compactMap { $0.name ?? $0.email }.joined(separator: ", ")
-        let body = article.contentText ?? article.summary ?? ""
+        let width = context.display.width
+        let rendered: ArticleText
+        if let html = article.contentHTML ?? article.summary, !html.isEmpty {
+            rendered = ArticleText(html: html, width: width)
+        } else {
+            rendered = ArticleText(body: TextWrap.wrap(article.contentText ?? "", width: width), links: [])
+        }
         var lines = [context.display.styled(TerminalText.sanitized(article.title ?? "(untitled)"), "1")]
         lines.append("feed:   " + TerminalText.sanitized(feed?.title ?? "#\(article.feedID)"))
         if !author.isEmpty { lines.append("author: " + TerminalText.sanitized(author)) }
-        if let date = article.sortDate { lines.append("date:   " + presentation.fullDate(date)) }
+        if let date = article.sortDate ?? Optional(stored.sortDate) {
+            lines.append("date:   " + presentation.fullDate(date))
+        }
         if let link = article.link { lines.append("link:   " + TerminalText.sanitized(link.absoluteString)) }
         if stored.status.isStarred { lines.append("starred") }
-        if !body.isEmpty {
-            lines.append("\n" + TextWrap.wrap(TerminalText.sanitizedKeepingLines(body), width: context.display.width))
+        if !rendered.body.isEmpty { lines.append("\n" + TerminalText.sanitizedKeepingLines(rendered.body)) }
+        if !rendered.links.isEmpty {
+            lines.append("\nLinks:")
+            for (index, link) in rendered.links.enumerated() {
+                lines.append("[\(index + 1)] " + TerminalText.sanitized(link))
+            }
         }
+        if !article.enclosures.isEmpty {
+            lines.append("\nEnclosures:")
+            for enclosure in article.enclosures { lines.append(Self.describe(enclosure)) }
+        }
+        let text = lines.joined(separator: "\n")
         let json = JSONValue.object([
             "id": .int(id), "feed_id": .int(article.feedID), "feed": .string(feed?.title),
             "title": .string(article.title),
             "link": .url(article.link), "published": .date(article.published ?? article.updated),
-            "author": .string(author.isEmpty ? nil : author), "content_text": .string(body),
+            "author": .string(author.isEmpty ? nil : author), "content_text": .string(rendered.body),
+            "links": .array(rendered.links.map { .string($0) }),
+            "enclosures": .array(
+                article.enclosures.map {
+                    .object([
+                        "url": .string($0.url.absoluteString), "type": .string($0.mimeType),
+                        "length": $0.length.map { .int(Int($0)) } ?? .null,
+                    ])
+                }),
             "unread": .bool(false), "starred": .bool(stored.status.isStarred),
         ])
-        return CommandOutput(text: lines.joined(separator: "\n"), json: json)
+        if !arguments.has("no-pager"), context.page(text) { return CommandOutput(text: "", json: json) }
+        return CommandOutput(text: text, json: json)
+    }
+
+    /// `item open <ID>`: opens the article's web page with `$BROWSER` (else `xdg-open`), as
+    /// newsboat's `o` does, and marks it read. Only an http(s) link is opened: a feed cannot
+    /// make the browser open a local file or run a `javascript:` URL.
+    func open(_ words: [String]) async throws -> CommandOutput {
+        let usage = "item open <ID>"
+        let arguments = try ArgumentList(words, command: "item open")
+        try arguments.expectPositional(atMost: 1, usage: usage)
+        let id = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "an item id")
+        let article = try await context.feeds.article(id: id).article
+        guard let link = article.link ?? article.externalLink else {
+            throw CommandError(code: "no_link", message: "item #\(id) has no link to open")
+        }
+        guard ["http", "https"].contains(link.scheme?.lowercased() ?? "") else {
+            throw CommandError(
+                code: "unsafe_link", message: "item #\(id) links to \(link.absoluteString), which is not a web address")
+        }
+        try context.openURL(link)
+        try await context.feeds.mark([id], .read)
+        return CommandOutput(
+            text: "opened \(link.absoluteString)",
+            json: .object(["ok": .bool(true), "id": .int(id), "url": .string(link.absoluteString)]))
+    }
+
+    /// `[audio/mpeg, 12.3 MB] https://…/episode.mp3`.
+    static func describe(_ enclosure: Enclosure) -> String {
+        var facts: [String] = []
+        if let type = enclosure.mimeType, !type.isEmpty { facts.append(TerminalText.sanitized(type)) }
+        if let length = enclosure.length, length > 0 {
+            facts.append(ByteCountFormatter.string(fromByteCount: length, countStyle: .file))
+        }
+        let label = facts.isEmpty ? "" : "[\(facts.joined(separator: ", "))] "
+        return label + TerminalText.sanitized(enclosure.url.absoluteString)
     }
 
     /// `item mark <ID...> read|unread|star|unstar` and `item mark --feed ID --all read`.

@@ -75,7 +75,7 @@ final class TerminalSession {
 
     /// Starts `tidings` with its standard input, output and error on a new pseudo-terminal of
     /// `columns` columns.
-    init(arguments: [String], columns: UInt16 = 100) throws {
+    init(arguments: [String], columns: UInt16 = 100, environment extra: [String: String] = [:]) throws {
         var master: Int32 = -1
         var slave: Int32 = -1
         var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
@@ -91,6 +91,7 @@ final class TerminalSession {
         environment.removeValue(forKey: "TIDINGS_HOME")
         // A crash prints its backtrace and ends, instead of waiting at the terminal for a key.
         environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
         process.standardInput = handle

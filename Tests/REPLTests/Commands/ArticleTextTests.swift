@@ -1,0 +1,48 @@
+import Testing
+
+@testable import REPL
+
+@Suite("Article text")
+struct ArticleTextTests {
+    static let html = """
+        <h2>A heading</h2><p>First paragraph with a <a href="https://example.com/one">link</a> and <b>bold</b> \
+        text that goes on long enough to need wrapping at a narrow width of the terminal.</p>
+        <p>Second<br>line after br.</p>
+        <ul><li>apple</li><li>banana<ul><li>nested one</li><li>nested two</li></ul></li></ul>
+        <ol><li>first</li><li>second <a href="https://example.com/two">two</a></li></ol>
+        <pre>  let x = 1
+            indented   code and a line far longer than the fifty columns it must never be wrapped at
+        </pre>
+        <blockquote><p>Quoted words here.</p></blockquote>
+        <table><tr><th>Name</th><th>Qty</th></tr><tr><td>a</td><td>b</td></tr><tr><td>Longer cell</td><td>12</td></tr></table>
+        <p><img src="x.png" alt="A cat"> and <img src="y.png"> and <a href="https://example.com/one">again</a></p>
+        <script>alert(1)</script><!-- a comment -->
+        """
+
+    @Test("blocks apart, lists marked and nested, pre verbatim, quotes, tables aligned, images and numbered links")
+    func rendersLikeATextBrowser() {
+        let text = ArticleText(html: Self.html, width: 50)
+        #expect(
+            text.body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) == [
+                "A heading", "─────────", "",
+                "First paragraph with a link[1] and bold text that",
+                "goes on long enough to need wrapping at a narrow", "width of the terminal.", "",
+                "Second", "line after br.", "",
+                "• apple", "• banana", "  ◦ nested one", "  ◦ nested two", "",
+                "1. first", "2. second two[2]", "",
+                "  let x = 1",
+                "    indented   code and a line far longer than the fifty columns it must never be wrapped at",
+                "",
+                "│ Quoted words here.", "",
+                "Name         Qty", "a            b", "Longer cell  12", "",
+                "[image: A cat] and [image] and again[1]",
+            ])
+        #expect(text.links == ["https://example.com/one", "https://example.com/two"])
+    }
+
+    @Test("wrapping counts display columns: CJK lines stay within the width")
+    func wideText() {
+        let text = ArticleText(html: "<p>" + String(repeating: "天気予報 ", count: 20) + "</p>", width: 30)
+        #expect(text.body.split(separator: "\n").allSatisfy { DisplayWidth.of($0) <= 30 })
+    }
+}
