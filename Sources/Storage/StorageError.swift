@@ -31,7 +31,7 @@ public enum StorageError: Error, Sendable, Equatable, LocalizedError {
         case .duplicate(let what):
             "\(what) already exists"
         case .notFound(let entity, let id):
-            "there is no \(entity) #\(id)"
+            "no \(entity) #\(id)"
         case .sqlite(let message):
             "database error: \(message)"
         }

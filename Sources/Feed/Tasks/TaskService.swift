@@ -80,11 +80,12 @@ public struct TaskService: Sendable {
     ) async throws(TaskError) -> HouseholdTask {
         let stamp = now()
         let name = try TaskValidation.name(name)
+        let note = try TaskValidation.note(note)
         if let frequency { try TaskValidation.check(count: frequency.count, unit: frequency.unit) }
         var dueDay = try due.map { date throws(TaskError) in try day(of: date) }
         if frequency != nil, dueDay == nil { dueDay = try day(of: stamp) }
         let task = HouseholdTask(
-            name: name, note: TaskValidation.note(note), dueDate: dueDay, frequency: frequency,
+            name: name, note: note, dueDate: dueDay, frequency: frequency,
             anchorDate: frequency == nil ? nil : dueDay, articleID: articleID,
             createdAt: stamp)
         do {
@@ -108,6 +109,12 @@ public struct TaskService: Sendable {
         let stamp = now()
         let today = try day(of: stamp)
         let newName = try name.map { name throws(TaskError) in try TaskValidation.name(name) }
+        let checkedNote: FieldChange<String>
+        if case .set(let text) = note {
+            checkedNote = try TaskValidation.note(text).map { .set($0) } ?? .clear
+        } else {
+            checkedNote = note
+        }
         if case .set(let frequency) = frequency {
             try TaskValidation.check(count: frequency.count, unit: frequency.unit)
         }
@@ -116,7 +123,7 @@ public struct TaskService: Sendable {
         let edited = try await write(id: id) { current in
             var task = current
             if let newName { task.name = newName }
-            Self.apply(note, to: &task.note, TaskValidation.note)
+            Self.apply(checkedNote, to: &task.note) { $0 }
             Self.apply(newDue, to: &task.dueDate) { $0 }
             Self.apply(frequency, to: &task.frequency) { $0 }
             if task.frequency != nil {

@@ -7,16 +7,28 @@ enum TaskValidation {
     /// The most units between two occurrences (also keeps date arithmetic far from overflow).
     static let maximumCount = 999
 
-    /// The trimmed name. Throws `name: must not be empty` for a blank one.
+    /// The trimmed name. Throws `name: must not be empty` for a blank one (invisible
+    /// characters count as blank) and `name: must not contain control characters` for a NUL,
+    /// an escape or another control character.
     static func name(_ name: String) throws(TaskError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .invalid(field: "name", rule: "must not be empty") }
+        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw .invalid(field: "name", rule: "must not contain control characters (such as NUL)")
+        }
+        guard trimmed.unicodeScalars.contains(where: { !$0.isControlOrInvisibleFormat && !$0.properties.isWhitespace })
+        else { throw .invalid(field: "name", rule: "must not be empty") }
         return trimmed
     }
 
-    /// The note, or `nil` for a blank one.
-    static func note(_ note: String?) -> String? {
+    /// The note, or `nil` for a blank one. Throws for a NUL or another control character but
+    /// tab and newline.
+    static func note(_ note: String?) throws(TaskError) -> String? {
         guard let note, !note.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        if note.unicodeScalars.contains(where: {
+            $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t"
+        }) {
+            throw .invalid(field: "note", rule: "must not contain control characters (such as NUL)")
+        }
         return note
     }
 

@@ -81,18 +81,19 @@ struct TaskCommands {
         if case .failed(let message, _) = viewModel.state { throw CommandError(code: "storage", message: message) }
         let list = viewModel.state.content?.orderedTasks ?? []
         let today = context.calendar.startOfDay(for: context.now())
-        var table = Table(columns: [
-            .init(title: "ID", alignRight: true), .init(title: "DUE"), .init(title: "EVERY"),
-            .init(title: "NAME", flexible: true),
-            .init(title: "NOTE", flexible: true),
-        ])
+        // Done tasks keep their due dates; a DONE column says which are done where both kinds
+        // can appear.
+        let showsDone = filter == .done || filter == .all
+        var columns: [Table.Column] = [.init(title: "ID", alignRight: true), .init(title: "DUE")]
+        if showsDone { columns.append(.init(title: "DONE")) }
+        columns += [.init(title: "EVERY"), .init(title: "NAME", flexible: true), .init(title: "NOTE", flexible: true)]
+        var table = Table(columns: columns)
         table.rows = list.map { task in
             let overdue = !task.isDone && (task.dueDate.map { $0 < today } ?? false)
-            let due = task.isDone ? "done" : (task.dueDay ?? "")
-            return [
-                String(task.id ?? 0), overdue ? context.display.styled(due, "31") : due,
-                task.frequency.map { "\($0)" } ?? "", task.name, task.note ?? "",
-            ]
+            let due = task.dueDay ?? ""
+            var row = [String(task.id ?? 0), overdue ? context.display.styled(due, "31") : due]
+            if showsDone { row.append(task.isDone ? "✓" : "") }
+            return row + [task.frequency.map { "\($0)" } ?? "", task.name, task.note ?? ""]
         }
         let json = JSONValue.object([
             "tasks": .array(
