@@ -68,9 +68,12 @@ struct AppEnvironment {
             remote: HTTPConfigLoader(transport: transport, now: now), installationID: installation, now: now)
         if let problem = config.cacheProblem { logger.warning("config cache: \(problem.localizedDescription)") }
         let feeds = FeedService(
-            database: database, fetcher: HTTPFeedFetcher(transport: transport, now: now), now: now, calendar: calendar,
+            database: database,
+            fetcher: HTTPFeedFetcher(
+                transport: transport, now: now, maxRetryAfter: { Self.minutes(config.maxRetryAfterMinutes ?? 1440) }),
+            now: now, calendar: calendar,
             maxConcurrentRefreshes: { config.maxConcurrentRefreshes ?? 8 },
-            maxRetryAfter: { .seconds(60 * (config.maxRetryAfterMinutes ?? 1440)) })
+            maxRetryAfter: { Self.minutes(config.maxRetryAfterMinutes ?? 1440) })
         let tasks = TaskService(database: database, now: now, calendar: calendar)
         logger.debug("opened database", metadata: ["path": "\(home.databaseURL.path)"])
         return AppEnvironment(
@@ -86,6 +89,12 @@ struct AppEnvironment {
         CommandContext(
             feeds: feeds, tasks: tasks, config: config, appVersion: appVersion, display: display, progress: progress,
             page: page, now: now, calendar: calendar)
+    }
+
+    /// A number of minutes from the configuration as a duration; a huge one saturates at a
+    /// century instead of overflowing.
+    static func minutes(_ minutes: Int) -> Duration {
+        .seconds(60 * min(max(0, minutes), 100 * 525_600))
     }
 
     /// A logger writing to standard error at the level named by `TIDINGS_LOG` (default: warning).

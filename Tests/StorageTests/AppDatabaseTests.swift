@@ -90,23 +90,35 @@ struct AppDatabaseTests {
 
     @Test(
         "another program's database is refused untouched whatever its journal mode, its mark or its library",
-        arguments: ["wal", "delete", "marked", "grdb-app", "wal-only"])
+        arguments: [
+            "wal", "delete", "marked", "grdb-app", "wal-only", "views-only", "sqlite-like-name", "user-version",
+            "look-alike",
+        ])
     func foreignDatabaseOfAnyKind(kind: String) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("other.sqlite")
         do {
             let other = try DatabaseQueue(path: url.path)
-            if kind == "grdb-app" {
+            if kind == "grdb-app" || kind == "look-alike" {
+                // Another GRDB app; a look-alike even has tables named as three of Tidings'.
+                let sql =
+                    kind == "grdb-app"
+                    ? "CREATE TABLE player(name TEXT)"
+                    : "CREATE TABLE feed(x); CREATE TABLE article(x); CREATE TABLE task(x)"
                 var migrator = DatabaseMigrator()
-                migrator.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE player(name TEXT)") }
+                migrator.registerMigration("v1") { db in try db.execute(sql: sql) }
                 try migrator.migrate(other)
             }
             try other.writeWithoutTransaction { db in
                 switch kind {
                 case "wal": try db.execute(sql: "PRAGMA journal_mode = WAL; CREATE TABLE notes(body TEXT)")
                 case "marked": try db.execute(sql: "PRAGMA application_id = 1234")
-                case "grdb-app": try db.execute(sql: "PRAGMA journal_mode = WAL")
+                case "grdb-app", "look-alike": try db.execute(sql: "PRAGMA journal_mode = WAL")
+                case "views-only": try db.execute(sql: "CREATE VIEW answer AS SELECT 42")
+                case "sqlite-like-name":
+                    try db.execute(sql: "CREATE TABLE SQLiteCache(x); INSERT INTO SQLiteCache VALUES (1)")
+                case "user-version": try db.execute(sql: "PRAGMA user_version = 7")
                 default: try db.execute(sql: "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('x')")
                 }
             }

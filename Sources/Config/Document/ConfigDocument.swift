@@ -37,8 +37,8 @@ enum ConfigDocument {
             }
         }
         for key in ["refreshIntervalMinutes", "maxConcurrentRefreshes", "maxRetryAfterMinutes"] {
-            if let value = values[key], (value.intValue ?? 0) < 1 {
-                return mismatch(key, expected: "a whole number of at least 1", found: value)
+            if let value = values[key], !(1...52_560_000).contains(value.intValue ?? 0) {
+                return mismatch(key, expected: "a whole number from 1 to 52560000", found: value)
             }
         }
         if let value = values["features"] {

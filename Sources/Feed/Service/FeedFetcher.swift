@@ -74,14 +74,20 @@ public struct HTTPFeedFetcher: FeedFetching {
     private let transport: any HTTPTransport
     private let now: @Sendable () -> Date
     private let timeout: TimeInterval
+    private let maxRetryAfter: @Sendable () -> Duration
 
     /// Creates a fetcher over a transport.
+    ///
+    /// - Parameter maxRetryAfter: the longest wait a server's `Retry-After` is reported as
+    ///   (default one day), so no message or stored date lies beyond it.
     public init(
-        transport: any HTTPTransport, timeout: TimeInterval = 30, now: @escaping @Sendable () -> Date = Date.init
+        transport: any HTTPTransport, timeout: TimeInterval = 30, now: @escaping @Sendable () -> Date = Date.init,
+        maxRetryAfter: @escaping @Sendable () -> Duration = { .seconds(86_400) }
     ) {
         self.transport = transport
         self.timeout = timeout
         self.now = now
+        self.maxRetryAfter = maxRetryAfter
     }
 
     /// Fetches `url`; see `FeedFetching`.
@@ -116,7 +122,9 @@ public struct HTTPFeedFetcher: FeedFetching {
         case 410:
             throw .gone
         case 429, 503:
-            let wait = RetryPolicy.retryAfter(response.headers["Retry-After"], now: now())
+            let wait = RetryPolicy.retryAfter(response.headers["Retry-After"], now: now()).map {
+                min($0, maxRetryAfter())
+            }
             throw .rateLimited(status: response.status, until: wait.map { now().addingTimeInterval($0.timeInterval) })
         default:
             throw .http(status: response.status)

@@ -70,7 +70,11 @@ extension FeedService {
     ///   rules refuse.
     public func makeTask(fromArticle id: Int64, due: Date? = nil) async throws -> HouseholdTask {
         let article = try await article(id: id).article
-        let name = article.title?.nonEmpty ?? article.link?.absoluteString ?? "item #\(id)"
+        // A title from a feed may carry control characters a task name may not hold.
+        let title = article.title.map {
+            String(String.UnicodeScalarView($0.unicodeScalars.filter { !$0.isControlOrInvisibleFormat }))
+        }
+        let name = title?.nonEmpty ?? article.link?.absoluteString ?? "item #\(id)"
         return try await tasks.add(name: "Read: \(name)", note: article.link?.absoluteString, due: due, articleID: id)
     }
 
@@ -86,8 +90,11 @@ extension FeedService {
         }
         var summary = ImportSummary(imported: 0, alreadyPresent: 0)
         for subscription in subscriptions {
-            // Only absolute URLs: a relative one would otherwise be read as a local path.
-            guard subscription.feedURL.scheme != nil, let url = try? Self.url(from: subscription.feedURL.absoluteString)
+            // Only absolute web addresses: a relative one would otherwise be read as a local path,
+            // and an OPML list may come from anywhere, so it must not make a refresh read local
+            // files (`feed add` a local file instead).
+            guard ["http", "https"].contains(subscription.feedURL.scheme?.lowercased() ?? ""),
+                let url = try? Self.url(from: subscription.feedURL.absoluteString)
             else {
                 summary.skipped.append(subscription.feedURL.absoluteString)
                 continue

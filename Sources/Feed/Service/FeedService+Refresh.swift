@@ -139,10 +139,12 @@ extension FeedService {
         } catch {
             if Task.isCancelled { return .failed(.cancelled) }
             if case .gone = error { failed.isGone = true }
-            if case .rateLimited(_, let until?) = error {
+            var error = error
+            if case .rateLimited(let status, let until?) = error {
                 let capped = cappedDeferral(until, now: now)
                 failed.retryAfter = capped
                 if let host = feed.url.host { await deferHost(host, until: capped) }
+                error = .rateLimited(status: status, until: capped)  // the message names the capped time
             }
             failed.lastResult = .failed(reason: error.errorDescription ?? "\(error)")
             do throws(FeedError) {

@@ -103,7 +103,7 @@ public struct ImportSummary: Sendable, Hashable {
     public var imported: Int
     /// Subscriptions already present.
     public var alreadyPresent: Int
-    /// Outlines left out: a feed URL that is not http, https or file.
+    /// Outlines left out: a feed URL that is not an absolute http or https address.
     public var skipped: [String] = []
 
     /// Creates a summary.

@@ -178,7 +178,7 @@ struct FeedCommands {
         var text = "imported \(summary.imported) feeds, \(summary.alreadyPresent) already present"
         if !summary.skipped.isEmpty {
             text +=
-                ", \(summary.skipped.count) skipped (not http, https or file: "
+                ", \(summary.skipped.count) skipped (not http or https: "
                 + summary.skipped.map(TerminalText.sanitized).joined(separator: ", ") + ")"
         }
         if summary.imported > 0 { text += "; run \"feed refresh\" to fetch them" }

@@ -10,29 +10,50 @@ enum TerminalText {
     /// invisible format characters are removed; colour asked for with `styled(_:_:)` becomes
     /// SGR sequences.
     static func forTerminal(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { isUnsafe($0) || $0 == styleOpen }) else { return text }
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var output = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
+        var markers = false
         while let scalar = scalars.next() {
-            if scalar == styleOpen {
-                // Only a marker made by this process (it carries the process's secret) is a style.
-                var marker = ""
-                while let next = scalars.next(), next != styleClose { marker.unicodeScalars.append(next) }
-                if marker.hasPrefix(styleSecret) {
-                    let code = marker.dropFirst(styleSecret.count)
-                    if !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ";") }) {
-                        output.append(contentsOf: "\u{1B}[\(code)m".unicodeScalars)
-                    }
-                }
-                continue
-            }
             if scalar.value == 0x1B {
                 skipEscapeSequence(&scalars)
-                continue
+            } else if scalar == styleOpen || scalar == styleClose {
+                output.append(scalar)  // resolved below
+                markers = true
+            } else if scalar == "\n" || scalar == "\t" || !isUnsafe(scalar) {
+                output.append(scalar)
             }
-            if scalar == "\n" || scalar == "\t" || !isUnsafe(scalar) { output.append(scalar) }
         }
-        return String(output)
+        guard markers else { return String(output) }
+        return String(
+            String.UnicodeScalarView(
+                styled(String(output)).unicodeScalars.filter {
+                    $0 != styleOpen && $0 != styleClose
+                }))
+    }
+
+    /// `text` with this process's style markers turned into SGR sequences (`ESC[1m`). A marker
+    /// must carry the process's secret, so one written by outside text is not a style: its
+    /// noncharacters are removed later with every other unsafe scalar, and nothing after them is.
+    private static func styled(_ text: String) -> String {
+        let opening = String(styleOpen) + styleSecret
+        guard text.contains(opening) else { return text }
+        var output = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: opening) {
+            output += rest[..<start.lowerBound]
+            let tail = rest[start.upperBound...]
+            guard let end = tail.firstIndex(of: Character(styleClose)) else {
+                rest = tail
+                break
+            }
+            let code = tail[..<end]
+            if !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ";") }) {
+                output += "\u{1B}[\(code)m"
+            }
+            rest = tail[tail.index(after: end)...]
+        }
+        return output + rest
     }
 
     /// One line of text for a table cell or a quoted title: `forTerminal`'s removals, and tabs

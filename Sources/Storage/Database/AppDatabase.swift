@@ -182,9 +182,15 @@ public final class AppDatabase: Sendable {
         var tables = try schema(path, immutable: true)
         if tables.isEmpty, hasWAL(path) { tables = try schema(path, immutable: false) }
         if tables.isEmpty { return false }
-        return !tables.tables.isSuperset(of: ["grdb_migrations", "feed", "article", "task"])
-            || !tables.migrations.contains("v1")
+        return !tables.tables.isSuperset(of: Self.tablesOfTheFirstMigration) || !tables.migrations.contains("v1")
     }
+
+    /// The tables every Tidings file has had since its first migration: a file holding anything
+    /// else, or less, is someone else's.
+    static let tablesOfTheFirstMigration: Set<String> = [
+        "grdb_migrations", "feed", "article", "articleStatus", "articleSearch", "articleSearchState", "task",
+        "taskCompletion", "configCache", "httpCache",
+    ]
 
     /// Whether a non-empty `-wal` file lies beside `path`.
     private static func hasWAL(_ path: String) -> Bool {
@@ -221,9 +227,13 @@ public final class AppDatabase: Sendable {
                 }
             }
         }
-        let tables = try strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        // Every schema object counts (views, triggers, SQLite's own statistics tables), and so
+        // does a user_version: an empty file has none of them.
+        let objects = try strings("SELECT type || ' ' || name FROM sqlite_master")
+        let tables = try strings("SELECT name FROM sqlite_master WHERE type = 'table'")
+        let version = try strings("PRAGMA user_version")
         let migrations = tables.contains("grdb_migrations") ? try strings("SELECT identifier FROM grdb_migrations") : []
-        return (tables, migrations, tables.isEmpty)
+        return (tables, migrations, objects.isEmpty && version.allSatisfy { $0 == "0" })
     }
 
     static func storageError(_ error: any Error, path: String) -> StorageError {

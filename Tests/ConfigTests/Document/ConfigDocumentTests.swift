@@ -9,7 +9,8 @@ struct ConfigDocumentTests {
         "a wrong type or range for a known key is refused with its path",
         arguments: [
             (#"{"minVersion":2}"#, "minVersion: expected a version string"),
-            (#"{"maxConcurrentRefreshes":0}"#, "maxConcurrentRefreshes: expected a whole number of at least 1"),
+            (#"{"maxConcurrentRefreshes":0}"#, "maxConcurrentRefreshes: expected a whole number from 1 to 52560000"),
+            (#"{"maxRetryAfterMinutes":153722867280912931}"#, "maxRetryAfterMinutes: expected a whole number from 1"),
             (#"{"refreshIntervalMinutes":1.5}"#, "refreshIntervalMinutes: expected a whole number"),
             (#"{"features":[true]}"#, "features: expected an object"),
             (#"{"rollouts":{"newRenderer":150}}"#, "rollouts.newRenderer: expected a whole percentage from 0 to 100"),

@@ -136,7 +136,7 @@ enum Fault: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .wrongType:
             .invalidDocument(
                 source: "remote",
-                detail: #"refreshIntervalMinutes: expected a whole number of at least 1, found string "thirty""#)
+                detail: #"refreshIntervalMinutes: expected a whole number from 1 to 52560000, found string "thirty""#)
         case .wrongNestedType:
             .invalidDocument(
                 source: "remote", detail: #"features.fullTextSearch: expected true or false, found string "yes""#)

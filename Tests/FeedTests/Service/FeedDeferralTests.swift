@@ -42,9 +42,12 @@ struct FeedDeferralTests {
             let service = service(database, server)
             let id = try #require(try await subscribe(service, [url])[0].id)
             server.serve(url, body: Data(), status: 429, headers: ["Retry-After": retryAfter])
-            _ = try await service.refresh()
+            let summary = try await service.refresh()
             let until = try #require(try await service.subscription(id: id).retryAfter)
             #expect(until <= referenceNow.addingTimeInterval(oneDay))
+            // The message names the capped time, not the server's.
+            let capped = ISO8601DateFormatter().string(from: until)
+            #expect(summary.failed.first?.reason.contains(capped) == true, "\(summary.failed)")
             if retryAfter.first?.isNumber == true, retryAfter.count < 20 {
                 #expect(until == referenceNow.addingTimeInterval(oneDay))
             }

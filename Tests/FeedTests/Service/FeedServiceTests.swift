@@ -160,12 +160,15 @@ struct FeedServiceOperationTests {
                 <outline type="rss" title="B" xmlUrl="https://b.test/feed"/></outline>
                 <outline type="rss" text="A again" xmlUrl="https://a.test/feed"/>
                 <outline type="rss" text="FTP" xmlUrl="ftp://c.test/feed"/>
-                <outline type="rss" text="Relative" xmlUrl="feeds/d.xml"/></body></opml>
+                <outline type="rss" text="Relative" xmlUrl="feeds/d.xml"/>
+                <outline type="rss" text="Local" xmlUrl="file:///etc/shadow"/>
+                <outline type="rss" text="Local" xmlUrl="FILE:/root/.bashrc"/></body></opml>
                 """
             let summary = try await service.importOPML(Data(opml.utf8))
-            // The repeated URL counts once; a URL that is not http, https or file, or not
-            // absolute, is skipped and named.
-            let skipped = ["ftp://c.test/feed", "feeds/d.xml"]
+            // The repeated URL counts once; a URL that is not http or https (a list from
+            // elsewhere must not make a refresh read local files), or not absolute, is skipped
+            // and named.
+            let skipped = ["ftp://c.test/feed", "feeds/d.xml", "file:///etc/shadow", "FILE:/root/.bashrc"]
             #expect(summary == ImportSummary(imported: 2, alreadyPresent: 0, skipped: skipped))
             #expect(
                 try await service.importOPML(Data(opml.utf8))

@@ -13,6 +13,7 @@ struct JSONValueEscapingTests {
         #expect(!json.unicodeScalars.contains { $0.isControlOrInvisibleFormat })
         let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String]
         #expect(decoded == ["k\u{202E}": text])
-        #expect(JSONValue.string("天気 👨‍👩‍👧 é").description == "\"天気 👨‍👩‍👧 é\"")
+        #expect(JSONValue.string("天気 👨‍👩‍👧 é ❤\u{FE0F}").description == "\"天気 👨‍👩‍👧 é ❤\u{FE0F}\"")
+        #expect(JSONValue.string("a\u{E0041}\u{3164}").description == #""a\udb40\udc41\u3164""#)
     }
 }

@@ -88,7 +88,12 @@ struct RenderingTests {
         let open = String(Unicode.Scalar(UInt32(0xFDD0)) ?? "?")
         let close = String(Unicode.Scalar(UInt32(0xFDD1)) ?? "?")
         let forged = "\(open)abc:31\(close)red"
-        #expect(TerminalText.forTerminal(forged) == "red")
+        #expect(TerminalText.forTerminal(forged) == "abc:31red")
+        // A lone marker character in typed text does not swallow the rest of the line.
+        #expect(TerminalText.forTerminal("bogus\(open) x y") == "bogus x y")
+        // Tags, Hangul fillers, the grapheme joiner, Mongolian and musical format controls.
+        let invisible = "a\u{E0041}\u{E007F}b\u{3164}\u{115F}c\u{034F}d\u{180E}\u{180B}e\u{1D173}\u{13430}f\u{0600}g"
+        #expect(TerminalText.forTerminal(invisible) == "abcdefg")
         #expect(TerminalText.sanitized("a\u{2028}b\u{202E}c\nd") == "a bc d")
     }
 

@@ -263,7 +263,9 @@ struct JSONScanner {
                 } else {
                     scalar = 0xFFFD
                 }
-            } else if (0xDC00..<0xE000).contains(scalar) {
+            } else if (0xDC00..<0xE000).contains(scalar) || scalar == 0 {
+                // A lone low surrogate, or a NUL (which would cut the text short where it is
+                // stored), reads as U+FFFD, as `&#0;` does in XML.
                 scalar = 0xFFFD
             }
             text.append(contentsOf: String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)

@@ -8,6 +8,15 @@ import Testing
 struct JSONFeedParserTests {
     let documentURL = URL(string: "https://example.org/feed.json")
 
+    @Test("a \\u0000 in a JSON string reads as U+FFFD, so the text is not cut short where it is stored")
+    func escapedNUL() throws {
+        let json =
+            #"{"version":"https://jsonfeed.org/version/1.1","title":"A\u0000B tail","items":[{"id":"1","title":"x\u0000y"}]}"#
+        let feed = try FeedParser.parse(data: Data(json.utf8), url: nil)
+        #expect(feed.title == "A\u{FFFD}B tail")
+        #expect(feed.items.first?.title == "x\u{FFFD}y")
+    }
+
     @Test("a JSON Feed 1.1 document: feed fields, items in order, relative URLs resolved")
     func version11() throws {
         let feed = try JSONFeedParser.parse(try fixture("jsonfeed/v1.1-basic.json"), url: documentURL)
