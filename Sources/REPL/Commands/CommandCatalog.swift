@@ -80,7 +80,9 @@ enum CommandCatalog {
             example: "task add \"Take out the bins\" --every 1 week"),
         .init(
             names: ["task list"], usage: "task list [--overdue|--today|--upcoming|--done|--all]",
-            summary: "open tasks by next due date, undated last", example: "task list --overdue"),
+            summary:
+                "open tasks by next due date, undated last; --today is due today, --upcoming tomorrow through the next 7 days, --overdue before today, --done the done ones, --all every task",
+            example: "task list --overdue"),
         .init(
             names: ["task done"], usage: "task done <ID>",
             summary: "complete a task: a recurring one moves to its next due date, a one-off one is done",
@@ -161,14 +163,21 @@ enum CommandCatalog {
     }
 
     /// The commands as a block of text for `help`: one line per command.
-    static var overview: String {
+    static var overview: String { overview(width: nil) }
+
+    /// Every command's usage and summary; summaries wrap by words within `width` columns, each
+    /// under the summary column.
+    static func overview(width: Int?) -> String {
         let listed = all.filter { !$0.isGroup }
-        let width = min(44, listed.map(\.usage.count).max() ?? 0)
+        let column = min(44, listed.map(\.usage.count).max() ?? 0)
+        let indent = String(repeating: " ", count: column + 4)
         return listed.map { command in
             let usage = command.usage
-            return usage.count > width
-                ? "  \(usage)\n  " + String(repeating: " ", count: width) + "  " + command.summary
-                : "  " + usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + command.summary
+            let summary = TextWrap.wrap(command.summary, width: width.map { max(20, $0 - column - 4) })
+                .replacingOccurrences(of: "\n", with: "\n" + indent)
+            return usage.count > column
+                ? "  \(usage)\n" + indent + summary
+                : "  " + usage.padding(toLength: column, withPad: " ", startingAt: 0) + "  " + summary
         }.joined(separator: "\n")
     }
 }

@@ -40,7 +40,7 @@ struct FeedCommands {
             url: FeedService.url(from: source), title: arguments.value("title"))
         let id = summary.feed.id ?? 0
         var text =
-            "added feed #\(id) \"\(TerminalText.sanitized(summary.feed.title))\": \(summary.itemCount) items (\(summary.newCount) new)"
+            "added feed #\(id) \"\(TerminalText.sanitized(summary.feed.title))\": \(counted(summary.itemCount, "item")) (\(summary.newCount) new)"
         for warning in summary.warnings { text += "\nwarning: " + TerminalText.sanitized(warning) }
         return CommandOutput(
             text: text,
@@ -112,7 +112,7 @@ struct FeedCommands {
         }
         if summary.cancelled { throw FeedError.cancelled }
         var text =
-            "refreshed \(summary.refreshed) \(summary.refreshed == 1 ? "feed" : "feeds"): \(summary.newItems) new items, "
+            "refreshed \(counted(summary.refreshed, "feed")): \(counted(summary.newItems, "new item")), "
             + "\(summary.notModified) not modified, \(summary.failed.count) failed"
         if summary.skipped > 0 { text += ", \(summary.skipped) skipped" }
         for failure in summary.failed {
@@ -151,7 +151,7 @@ struct FeedCommands {
         let feed = try await context.feeds.subscription(id: id)
         let total = try await context.feeds.articleCounts()[id]?.total ?? 0
         try await context.feeds.unsubscribe(id: id)
-        return .ok("removed feed #\(id) \"\(TerminalText.sanitized(feed.title))\" and its \(total) items")
+        return .ok("removed feed #\(id) \"\(TerminalText.sanitized(feed.title))\" and its \(counted(total, "item"))")
     }
 
     private func rename(_ words: [String]) async throws -> CommandOutput {
@@ -175,7 +175,7 @@ struct FeedCommands {
             throw FeedError.file("cannot read \(path): \(error.reason)")
         }
         let summary = try await context.feeds.importOPML(data)
-        var text = "imported \(summary.imported) feeds, \(summary.alreadyPresent) already present"
+        var text = "imported \(counted(summary.imported, "feed")), \(summary.alreadyPresent) already present"
         if !summary.skipped.isEmpty {
             text +=
                 ", \(summary.skipped.count) skipped (not http or https: "
@@ -200,7 +200,7 @@ struct FeedCommands {
             throw FeedError.file("cannot write", path, error)
         }
         return CommandOutput(
-            text: "exported \(count) feeds to \(path)", json: .object(["exported": .int(count), "path": .string(path)]))
+            text: "exported \(counted(count, "feed")) to \(path)", json: .object(["exported": .int(count), "path": .string(path)]))
     }
 
     private func discover(_ words: [String]) async throws -> CommandOutput {

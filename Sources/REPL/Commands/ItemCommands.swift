@@ -51,7 +51,11 @@ struct ItemCommands {
         let total = content?.total ?? 0
         var text: String
         if rows.isEmpty {
-            text = total > 0 ? "no items on page \(page) (there are \(total))" : "no items match"
+            if total > 0 {
+                text = "no items on page \(page) (there are \(total))"
+            } else {
+                text = titles.isEmpty ? "no items yet: subscribe with \"feed add <url-or-path>\"" : "no items match"
+            }
         } else {
             text = table.render(context.display)
             let first = (page - 1) * limit + 1
@@ -210,7 +214,7 @@ struct ItemCommands {
             guard action == .read else { throw CommandError.usage("only \"read\" applies to a whole feed") }
             let changed = try await context.feeds.markAllRead(feedID: feedID)
             return CommandOutput(
-                text: "marked \(changed) items of feed #\(feedID) read",
+                text: "marked \(counted(changed, "item")) of feed #\(feedID) read",
                 json: .object(["ok": .bool(true), "changed": .int(changed)]))
         }
         let idWords = arguments.positional.dropLast()

@@ -67,7 +67,7 @@ struct CommandRunner: Sendable {
                 ])
             }
             return CommandOutput(
-                text: "Commands:\n" + CommandCatalog.overview
+                text: "Commands:\n" + CommandCatalog.overview(width: context.display.width)
                     + "\n\nType \"help <command>\" for its usage and an example.",
                 json: .object(["commands": .array(commands)]))
         }
@@ -81,7 +81,8 @@ struct CommandRunner: Sendable {
         let related = CommandCatalog.all.filter {
             $0.group == command.group && $0.name != command.name && command.isGroup
         }
-        var text = "usage: \(command.usage)\n\(command.summary)\nexample: \(command.example)"
+        let summary = TextWrap.wrap(command.summary, width: context.display.width)
+        var text = "usage: \(command.usage)\n\(summary)\nexample: \(command.example)"
         if !related.isEmpty { text += "\n\n" + related.map { "  \($0.usage)" }.joined(separator: "\n") }
         return CommandOutput(
             text: text,

@@ -94,11 +94,11 @@ struct FeedCommandTests {
         let app = try await appWithFeed()
         #expect(await app.run(["feed rename 1 Daily news"]).out == [#"renamed feed #1 to "Daily news""#])
         let opml = app.home.appendingPathComponent("out.opml").path
-        #expect(await app.run(["feed export \(opml)"]).out == ["exported 1 feeds to \(opml)"])
+        #expect(await app.run(["feed export \(opml)"]).out == ["exported 1 feed to \(opml)"])
         #expect(await app.run(["feed remove 1"]).out == [#"removed feed #1 "Daily news" and its 3 items"#])
         #expect(await app.run(["feed remove 1"]).err == ["error: no feed #1"])
         let imported = await app.run(["feed import \(opml)"])
-        #expect(imported.out == [#"imported 1 feeds, 0 already present; run "feed refresh" to fetch them"#])
+        #expect(imported.out == [#"imported 1 feed, 0 already present; run "feed refresh" to fetch them"#])
         #expect(try await app.json("feed import \(opml)")["already_present"] as? Int == 1)
         let missing = await app.run(["feed import /nonexistent.opml"])
         #expect(missing.status == 1 && missing.err.first?.hasPrefix("error: cannot read /nonexistent.opml") == true)

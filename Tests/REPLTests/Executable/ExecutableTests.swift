@@ -169,6 +169,36 @@ struct ExecutableTests {
         #expect(FileManager.default.fileExists(atPath: user.appendingPathComponent("y/tidings.sqlite").path))
     }
 
+    @Test("messages count in the right number; an empty list with no feeds says how to add one; help wraps by words")
+    func messages() async throws {
+        try await withSiteAndHome { site, home in
+            let empty = try TidingsBinary.run(["--home", home.path, "-c", "items"])
+            #expect(empty.out == "no items yet: subscribe with \"feed add <url-or-path>\"\n")
+            try """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>One</title>
+            <item><title>Only</title><guid>1</guid></item></channel></rss>
+            """.write(to: site.appendingPathComponent("one.xml"), atomically: true, encoding: .utf8)
+            let opml = site.appendingPathComponent("out.opml").path
+            let result = try TidingsBinary.run([
+                "--home", home.path, "-c", "feed add \(site.path)/one.xml", "-c", "feed export \(opml)",
+                "-c", "item mark --feed 1 --all read", "-c", "feed remove 1", "-c", "feed import \(opml)",
+            ])
+            #expect(
+                result.out.split(separator: "\n").map(String.init) == [
+                    #"added feed #1 "One": 1 item (1 new)"#, "exported 1 feed to \(opml)",
+                    "marked 1 item of feed #1 read",
+                    #"removed feed #1 "One" and its 1 item"#,
+                    // An OPML list's local files are not taken: only web addresses.
+                    "imported 0 feeds, 0 already present, 1 skipped (not http or https: file://\(site.path)/one.xml)",
+                ], "\(result.err)")
+            let help = try TidingsBinary.run(
+                ["--home", home.path, "-c", "help task list"], environment: ["COLUMNS": "40"])
+            let lines = help.out.split(separator: "\n")
+            #expect(lines.count > 4 && lines.dropFirst().allSatisfy { $0.count <= 40 }, "\(help.out)")
+            #expect(help.out.contains("--upcoming") && help.out.contains("next 7 days"))
+        }
+    }
+
     @Test("--json prints one JSON document per command, errors as {error:{code,message}}")
     func json() throws {
         let home = try temporaryHome()

@@ -60,7 +60,7 @@ struct InterruptTests {
             let terminal = try TerminalSession(arguments: ["--home", home.path])
             #expect(terminal.waitFor("tidings> "))
             terminal.type("feed import \(opml.path)\r")
-            #expect(terminal.waitFor("imported 1 feeds"))
+            #expect(terminal.waitFor("imported 1 feed"))
             #expect(terminal.waitFor("tidings> "))
             terminal.type("feed refresh\r")
             try await waitForSlowRequest(in: site)

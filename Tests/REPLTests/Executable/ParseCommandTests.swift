@@ -63,7 +63,7 @@ struct ParseCommandTests {
         try feed.write(to: site.appendingPathComponent("feed.xml"), atomically: true, encoding: .utf8)
         try await withFeedServer(serving: site) { base in
             let summary = try TidingsBinary.run(["parse", "--summary", base.absoluteString + "/feed.xml"])
-            #expect(summary.status == 0 && summary.out == "rss2.0 \"Served\": 1 items, 0 warnings\n")
+            #expect(summary.status == 0 && summary.out == "rss2.0 \"Served\": 1 item, 0 warnings\n")
             let json = try TidingsBinary.run(["parse", "--json", base.absoluteString + "/feed.xml"])
             #expect(json.out.contains("\"link\":\"\(base.absoluteString)/posts/1\""))
             let missing = try TidingsBinary.run(["parse", base.absoluteString + "/nothing.xml"])
@@ -101,7 +101,7 @@ struct ParseCommandTests {
     func truncated() throws {
         let result = try TidingsBinary.run(["parse", "--summary", fixture("rss/rss2-truncated.xml")])
         #expect(result.status == 0)
-        #expect(result.out == "rss2.0 \"Cut off\": 2 items, 1 warnings\n")
+        #expect(result.out == "rss2.0 \"Cut off\": 2 items, 1 warning\n")
     }
 
     @Test("--json carries the recoverable problems as \"warnings\"; the feed is still printed")
