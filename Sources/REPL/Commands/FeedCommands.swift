@@ -200,7 +200,8 @@ struct FeedCommands {
             throw FeedError.file("cannot write", path, error)
         }
         return CommandOutput(
-            text: "exported \(counted(count, "feed")) to \(path)", json: .object(["exported": .int(count), "path": .string(path)]))
+            text: "exported \(counted(count, "feed")) to \(path)",
+            json: .object(["exported": .int(count), "path": .string(path)]))
     }
 
     private func discover(_ words: [String]) async throws -> CommandOutput {

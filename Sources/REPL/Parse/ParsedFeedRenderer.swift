@@ -21,7 +21,8 @@ enum ParsedFeedRenderer {
     /// `rss2.0 "Title": 50 items, 0 warnings`.
     static func summary(_ feed: ParsedFeed) -> String {
         let title = TerminalText.sanitized(feed.title ?? "")
-        return "\(feed.format.rawValue) \"\(title)\": \(counted(feed.items.count, "item")), \(counted(feed.warnings.count, "warning"))"
+        return
+            "\(feed.format.rawValue) \"\(title)\": \(counted(feed.items.count, "item")), \(counted(feed.warnings.count, "warning"))"
     }
 
     /// The summary line, the warnings, then one line per item: date, title, link.
