@@ -97,7 +97,7 @@ public actor FeedService {
         if let existing = try await storage({ () async throws(StorageError) in try await feeds.feed(url: url) }) {
             throw .alreadySubscribed(id: existing.id ?? 0, title: existing.title)
         }
-        let (document, parsed) = try await fetchFeed(at: url)
+        let (document, parsed, links) = try await fetchFeed(at: url)
         let feedURL = document.permanentRedirect ?? (document.url == url ? url : document.url)
         if feedURL != url,
             let existing = try await storage({ () async throws(StorageError) in try await feeds.feed(url: feedURL) })
@@ -115,7 +115,8 @@ public actor FeedService {
             try await feeds.add(source, articles: items, now: now())
         }
         return SubscribeSummary(
-            feed: stored, itemCount: parsed.items.count, newCount: merge.inserted.count, warnings: parsed.warnings)
+            feed: stored, itemCount: parsed.items.count, newCount: merge.inserted.count, warnings: parsed.warnings,
+            otherFeeds: links.filter { $0 != document.url && $0 != feedURL })
     }
 
     /// The feeds an HTML page links to (or, for a feed URL, the feed itself).
@@ -178,13 +179,13 @@ public actor FeedService {
 
     /// Fetches `url` and parses it; an HTML page is followed to the feed it links to, else to
     /// the first common path that parses.
-    func fetchFeed(at url: URL) async throws(FeedError) -> (FetchedDocument, ParsedFeed) {
+    func fetchFeed(at url: URL) async throws(FeedError) -> (FetchedDocument, ParsedFeed, links: [URL]) {
         guard case .fetched(let document) = try await fetcher.fetchWaitingBriefly(url, now: now, sleep: sleep) else {
             throw .http(status: 304)
         }
         let firstError: FeedParseError
         do {
-            return (document, try parse(document.body, document.url, document.charset))
+            return (document, try parse(document.body, document.url, document.charset), [])
         } catch {
             firstError = error
         }
@@ -195,7 +196,7 @@ public actor FeedService {
             guard case .fetched(let found)? = try? await fetcher.fetch(candidate, etag: nil, lastModified: nil),
                 let parsed = try? parse(found.body, found.url, found.charset)
             else { continue }
-            return (found, parsed)
+            return (found, parsed, links)
         }
         throw .noFeedFound(url, links: links)
     }

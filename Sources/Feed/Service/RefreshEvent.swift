@@ -95,6 +95,8 @@ public struct SubscribeSummary: Sendable, Hashable {
     public var newCount: Int
     /// Problems the parser recovered from.
     public var warnings: [String]
+    /// The other feeds the page (when an HTML page was given) links to, not subscribed.
+    public var otherFeeds: [URL] = []
 }
 
 /// What importing an OPML file did.

@@ -41,12 +41,17 @@ struct FeedCommands {
         let id = summary.feed.id ?? 0
         var text =
             "added feed #\(id) \"\(TerminalText.sanitized(summary.feed.title))\": \(counted(summary.itemCount, "item")) (\(summary.newCount) new)"
+        if !summary.otherFeeds.isEmpty {
+            text += "\nthe page also links to:"
+            for other in summary.otherFeeds { text += "\n  feed add " + TerminalText.sanitized(other.absoluteString) }
+        }
         for warning in summary.warnings { text += "\nwarning: " + TerminalText.sanitized(warning) }
         return CommandOutput(
             text: text,
             json: .object([
                 "id": .int(id), "title": .string(summary.feed.title), "url": .string(summary.feed.url.absoluteString),
                 "items": .int(summary.itemCount), "new_items": .int(summary.newCount),
+                "other_feeds": .array(summary.otherFeeds.map { .string($0.absoluteString) }),
             ]))
     }
 

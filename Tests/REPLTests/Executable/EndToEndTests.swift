@@ -94,4 +94,30 @@ struct EndToEndTests {
             #expect(try tidings(["config get minVersion"]).out == "\"9.0.0\"  (cached)\n")
         }
     }
+
+    @Test("feed add of a page linking several feeds subscribes to the first and names the others as feed add lines")
+    func pageWithSeveralFeeds() async throws {
+        try await withSiteAndHome { site, home in
+            try rssFile("Main", items: ["One"]).write(
+                to: site.appendingPathComponent("main.xml"), atomically: true, encoding: .utf8)
+            try rssFile("Comments", items: ["Two"]).write(
+                to: site.appendingPathComponent("comments.xml"), atomically: true, encoding: .utf8)
+            try """
+            <html><head><link rel="alternate" type="application/rss+xml" href="main.xml">
+            <link rel="alternate" type="application/rss+xml" title="Comments" href="comments.xml"></head></html>
+            """.write(to: site.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+            try await withFeedServer(serving: site) { base in
+                let page = base.appendingPathComponent("index.html").absoluteString
+                let result = try TidingsBinary.run(["--home", home.path, "-c", "feed add \(page)"])
+                #expect(result.status == 0, "\(result.err)")
+                #expect(
+                    result.out == """
+                        added feed #1 "Main": 1 item (1 new)
+                        the page also links to:
+                          feed add \(base.absoluteString)/comments.xml
+
+                        """)
+            }
+        }
+    }
 }
