@@ -81,6 +81,13 @@ struct AppEnvironment {
             feeds: feeds, tasks: tasks, config: config, now: now, calendar: calendar)
     }
 
+    /// Tab completion over this graph's services, told of other processes' commits by the
+    /// database's data version.
+    func completer() -> Completer {
+        let database = self.database
+        return Completer(feeds: feeds, tasks: tasks, dataVersion: { await database.dataVersion() })
+    }
+
     /// What commands need, for one way of showing output.
     func context(
         display: Display, appVersion: SemanticVersion, progress: @escaping @Sendable (String?) -> Void = { _ in },

@@ -181,7 +181,8 @@ struct TidingsCommand: AsyncParsableCommand {
             let config = app.config
             let background = Task.detached(priority: .background) { _ = await config.refresh(force: false) }
             let editor = LibEditLineEditor(
-                history: app.history.entries, completer: Completer(feeds: app.feeds, tasks: app.tasks))
+                history: app.history.entries,
+                completer: app.completer())
             status = await session.runInteractive(editor: editor)
             background.cancel()
             await background.value

@@ -16,16 +16,21 @@ final class Completer: Sendable {
         var items: [String] = []
         var tasks: [String] = []
         var stale = true
+        var dataVersion: Int?
     }
 
     private let feeds: FeedService?
     private let tasks: TaskService?
+    private let dataVersion: (@Sendable () async -> Int?)?
     private let ids = Mutex(Ids())
     private let watcher = Mutex<Task<Void, Never>?>(nil)
 
-    init(feeds: FeedService?, tasks: TaskService?) {
+    /// - Parameter dataVersion: a number that changes when another process commits (the
+    ///   database's `PRAGMA data_version`).
+    init(feeds: FeedService?, tasks: TaskService?, dataVersion: (@Sendable () async -> Int?)? = nil) {
         self.feeds = feeds
         self.tasks = tasks
+        self.dataVersion = dataVersion
         guard let changes = feeds?.changes() else { return }
         watcher.withLock {
             $0 = Task { [weak self] in
@@ -39,6 +44,14 @@ final class Completer: Sendable {
     /// Loads the feed ids, the newest 100 item ids and the task ids, unless nothing changed
     /// since the last load.
     func reload() async {
+        // Another process (a cron `feed refresh`) commits without a change set reaching this
+        // one: SQLite's data_version tells, for the price of one pragma.
+        if let version = await dataVersion?(), ids.withLock({ $0.dataVersion != version }) {
+            ids.withLock {
+                $0.dataVersion = version
+                $0.stale = true
+            }
+        }
         guard ids.withLock({ $0.stale }) else { return }
         ids.withLock { $0.stale = false }
         var loaded = Ids(stale: false)
@@ -53,14 +66,17 @@ final class Completer: Sendable {
         }
         ids.withLock { current in
             loaded.stale = current.stale  // a commit during the load marks it stale again
+            loaded.dataVersion = current.dataVersion
             current = loaded
         }
     }
 
     /// The files and directories `prefix` starts to name (`~` expanded), directories with a
-    /// trailing `/`; hidden ones only when `prefix` names them.
+    /// trailing `/`; hidden ones only when `prefix` names them. Spaces, quotes and backslashes
+    /// in the names are escaped with a backslash, so the completed word reads back as one word.
     static func paths(matching prefix: String) -> [String] {
-        let typed = prefix == "~" ? "~/" : prefix
+        let unescaped = (try? CommandLineTokenizer.words(prefix).first) ?? prefix
+        let typed = unescaped == "~" ? "~/" : unescaped
         let cut = typed.lastIndex(of: "/").map { typed.index(after: $0) } ?? typed.startIndex
         let typedDirectory = String(typed[..<cut])  // as typed: "", "feeds/", "~/feeds/", "/tmp/"
         let stem = String(typed[cut...])
@@ -69,8 +85,20 @@ final class Completer: Sendable {
         return names.filter { $0.hasPrefix(stem) && (!$0.hasPrefix(".") || stem.hasPrefix(".")) }.sorted().map {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: directory + "/" + $0, isDirectory: &isDirectory)
-            return typedDirectory + $0 + (exists && isDirectory.boolValue ? "/" : "")
+            return escaped(typedDirectory + $0) + (exists && isDirectory.boolValue ? "/" : "")
         }
+    }
+
+    /// `path` with a backslash before each space, tab, quote and backslash.
+    static func escaped(_ path: String) -> String {
+        var output = ""
+        for character in path {
+            if character == " " || character == "\t" || character == "\"" || character == "'" || character == "\\" {
+                output.append("\\")
+            }
+            output.append(character)
+        }
+        return output
     }
 
     /// The candidates for the word being typed (`prefix`), given the words before it; `nil`

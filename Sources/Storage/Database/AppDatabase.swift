@@ -131,6 +131,13 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// A number that changes whenever another connection, in this process or another, commits
+    /// to the file (`PRAGMA data_version` on the writer's connection): a cheap "has anyone else
+    /// written?" for caches such as the REPL's completion ids. `nil` when it cannot be read.
+    public func dataVersion() async -> Int? {
+        try? await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+    }
+
     /// Runs SQLite's own consistency check and returns its report (`["ok"]` when sound).
     func integrityCheck() throws(StorageError) -> [String] {
         do {

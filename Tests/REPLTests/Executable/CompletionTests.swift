@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// Tab completion in a real pseudo-terminal: ids written by another process, and file names
+/// with spaces.
+@Suite("tidings completion", .serialized)
+struct TerminalCompletionTests {
+    static func feed(_ title: String, items: [String]) -> String {
+        let entries = items.map { "<item><title>\($0)</title><guid>\($0)</guid></item>" }.joined()
+        return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>\(title)</title>\(entries)</channel></rss>"
+    }
+
+    @Test("ids written by another process (a cron refresh) are completed at the next prompt")
+    func idsFromAnotherProcess() async throws {
+        try await withSiteAndHome { site, home in
+            try Self.feed("First", items: ["one", "two"]).write(
+                to: site.appendingPathComponent("a.xml"), atomically: true, encoding: .utf8)
+            try Self.feed("Second", items: ["Third story", "four"]).write(
+                to: site.appendingPathComponent("b.xml"), atomically: true, encoding: .utf8)
+            #expect(try TidingsBinary.run(["--home", home.path, "-c", "feed add \(site.path)/a.xml"]).status == 0)
+            let terminal = try TerminalSession(arguments: ["--home", home.path])
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("help\r")  // a prompt that has read the ids once
+            #expect(terminal.waitFor("tidings> "))
+            let other = try TidingsBinary.run(["--home", home.path, "-c", "feed add \(site.path)/b.xml"])
+            #expect(other.status == 0, "\(other.err)")
+            terminal.type("\r")  // the next prompt notices the other process's commit
+            #expect(terminal.waitFor("tidings> "))
+            // Item 3 exists only in the other process's feed: Tab completes it (adding a space).
+            terminal.type("item show 3\t--no-pager\r")
+            #expect(terminal.waitFor("Third story"), "\(terminal.transcript)")
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("quit\r")
+            #expect(terminal.exitStatus() == 0)
+        }
+    }
+
+    @Test("a file name with a space is completed escaped, so it stays one word")
+    func pathWithSpace() async throws {
+        try await withSiteAndHome { site, home in
+            try Self.feed("Spaced", items: ["one"]).write(
+                to: site.appendingPathComponent("sp ace.xml"), atomically: true, encoding: .utf8)
+            let terminal = try TerminalSession(arguments: ["--home", home.path])
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("feed add \(site.path)/sp\t\r")
+            #expect(terminal.waitFor("added feed #1 \"Spaced\""), "\(terminal.transcript)")
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("quit\r")
+            #expect(terminal.exitStatus() == 0)
+        }
+    }
+}
