@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <editline/readline.h>
 
 /// Reads one line with editing; returns NULL on end of input. The caller frees the result.
@@ -32,6 +33,22 @@ static inline int tidings_history_length(void) { return history_length; }
 static inline const char *tidings_history_line(int index) {
     HIST_ENTRY *entry = history_get(history_base + index);
     return entry ? entry->line : NULL;
+}
+
+/// Draws the prompt and the line being edited on the terminal when standard output is not one
+/// (`tidings | tee log`): libedit writes to stderr if that is a terminal, else to /dev/tty.
+/// Returns 0 when a terminal was found (or standard output is one).
+static inline int tidings_edit_on_terminal(void) {
+    if (isatty(fileno(stdout))) return 0;
+    if (isatty(fileno(stderr))) {
+        rl_outstream = stderr;
+        return 0;
+    }
+    FILE *terminal = fopen("/dev/tty", "w");
+    if (!terminal) return -1;
+    setvbuf(terminal, NULL, _IONBF, 0);
+    rl_outstream = terminal;
+    return 0;
 }
 
 /// Names the program for libedit's `~/.editrc` sections.

@@ -11,6 +11,7 @@ final class LibEditLineEditor: LineReading {
     /// Prepares libedit and loads `history` into its recall list.
     init(history: [String], completer: Completer) {
         tidings_set_readline_name("tidings")
+        _ = tidings_edit_on_terminal()
         tidings_stifle_history(1000)
         for line in history { tidings_add_history(line) }
         CompletionTable.completer = completer

@@ -49,4 +49,21 @@ struct TerminalCompletionTests {
             #expect(terminal.exitStatus() == 0)
         }
     }
+
+    @Test("with standard input a terminal and standard output a pipe, the prompt and editing use the terminal")
+    func outputToAPipe() async throws {
+        try await withSiteAndHome { _, home in
+            let output = Pipe()
+            let terminal = try TerminalSession(arguments: ["--home", home.path], standardOutput: output)
+            #expect(terminal.waitFor("tidings> "), "no prompt on the terminal: \(terminal.transcript)")
+            terminal.type("hel\t quit\r")  // Tab completes "help"
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("quit\r")
+            #expect(terminal.exitStatus() == 0)
+            try output.fileHandleForWriting.close()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(printed.hasPrefix("usage: quit"), "\(printed)")
+            #expect(!printed.contains("tidings> "))
+        }
+    }
 }

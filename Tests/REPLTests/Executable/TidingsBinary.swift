@@ -75,7 +75,10 @@ final class TerminalSession {
 
     /// Starts `tidings` with its standard input, output and error on a new pseudo-terminal of
     /// `columns` columns.
-    init(arguments: [String], columns: UInt16 = 100, environment extra: [String: String] = [:]) throws {
+    init(
+        arguments: [String], columns: UInt16 = 100, environment extra: [String: String] = [:],
+        standardOutput: Pipe? = nil
+    ) throws {
         var master: Int32 = -1
         var slave: Int32 = -1
         var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
@@ -95,7 +98,7 @@ final class TerminalSession {
         process.environment = environment
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
         process.standardInput = handle
-        process.standardOutput = handle
+        process.standardOutput = standardOutput ?? handle
         process.standardError = handle
         try process.run()
     }
