@@ -148,6 +148,23 @@ struct AppDatabaseTests {
         #expect(after.filter { kind != "wal-only" || !$0.hasSuffix("-shm") } == files)
     }
 
+    @Test("a first start cut short (GRDB's empty migrations table alone, in a WAL) is Tidings' to finish")
+    func firstStartCutShort() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tidings.sqlite").path
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try await queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            }
+            try queue.close()
+        }
+        let database = try AppDatabase(path: path)
+        #expect(try await addFeed(database) > 0)
+    }
+
     @Test("Tidings marks its files (application_id); a file from before the mark opens and is marked")
     func applicationIDMark() async throws {
         let directory = try temporaryDirectory()

@@ -187,8 +187,17 @@ public final class AppDatabase: Sendable {
     /// read too, through a read-only connection.
     private static func holdsForeignSchema(_ path: String) throws(StorageError) -> Bool {
         var tables = try schema(path, immutable: true)
-        if tables.isEmpty, hasWAL(path) { tables = try schema(path, immutable: false) }
+        if tables.isEmpty, hasWAL(path) {
+            // A writer killed before its first checkpoint: its tables are only in the WAL, which
+            // a read-only connection cannot recover. What cannot be read is most likely Tidings'
+            // own first start cut short, and the file holds nothing yet: it is opened.
+            guard let fromWAL = try? schema(path, immutable: false) else { return false }
+            tables = fromWAL
+        }
         if tables.isEmpty { return false }
+        // GRDB creates its migrations table, commits, then runs each migration in a transaction
+        // of its own: a first start cut short leaves that table alone and empty.
+        if tables.tables == ["grdb_migrations"], tables.migrations.isEmpty { return false }
         return !tables.tables.isSuperset(of: Self.tablesOfTheFirstMigration) || !tables.migrations.contains("v1")
     }
 
