@@ -91,36 +91,8 @@ public enum FeedDiscovery {
                 if name == "body" { break }  // feed links live in the head
                 continue
             }
-            result.append((name, attributes(in: body.dropFirst(name.count))))
+            result.append((name, HTMLAttributes.parse(body.dropFirst(name.count))))
         }
         return result
-    }
-
-    /// `key="value"`, `key='value'` and `key=value` pairs, keys lower-cased.
-    private static func attributes(in text: Substring) -> [String: String] {
-        var attributes: [String: String] = [:]
-        var rest = text
-        while true {
-            rest = rest.drop { $0.isWhitespace || $0 == "/" }
-            let key = rest.prefix { !$0.isWhitespace && $0 != "=" && $0 != ">" && $0 != "/" }
-            guard !key.isEmpty else { break }
-            rest = rest.dropFirst(key.count).drop { $0.isWhitespace }
-            guard rest.first == "=" else {
-                attributes[key.lowercased()] = ""
-                continue
-            }
-            rest = rest.dropFirst().drop { $0.isWhitespace }
-            let value: Substring
-            if let quote = rest.first, quote == "\"" || quote == "'" {
-                let inner = rest.dropFirst()
-                value = inner.prefix { $0 != quote }
-                rest = inner.dropFirst(value.count + 1)
-            } else {
-                value = rest.prefix { !$0.isWhitespace }
-                rest = rest.dropFirst(value.count)
-            }
-            attributes[key.lowercased()] = String(value)
-        }
-        return attributes
     }
 }

@@ -140,7 +140,7 @@ private struct Renderer {
             return
         }
         guard skipDepth == 0 else { return }
-        let attributes = closing ? [:] : Self.attributes(body.dropFirst(name.count))
+        let attributes = closing ? [:] : HTMLAttributes.parse(body.dropFirst(name.count))
         if closing { close(name) } else { open(name, attributes) }
     }
 
@@ -306,33 +306,5 @@ private struct Renderer {
                         of: " +$", with: "", options: .regularExpression))
         }
         pendingBlank = true
-    }
-
-    /// `key="value"`, `key='value'` and `key=value` pairs, keys lower-cased.
-    private static func attributes(_ text: Substring) -> [String: String] {
-        var attributes: [String: String] = [:]
-        var rest = text
-        while true {
-            rest = rest.drop { $0.isWhitespace || $0 == "/" }
-            let key = rest.prefix { !$0.isWhitespace && $0 != "=" && $0 != "/" }
-            guard !key.isEmpty else { break }
-            rest = rest.dropFirst(key.count).drop { $0.isWhitespace }
-            guard rest.first == "=" else {
-                attributes[key.lowercased()] = ""
-                continue
-            }
-            rest = rest.dropFirst().drop { $0.isWhitespace }
-            let value: Substring
-            if let quote = rest.first, quote == "\"" || quote == "'" {
-                let inner = rest.dropFirst()
-                value = inner.prefix { $0 != quote }
-                rest = inner.dropFirst(value.count + 1)
-            } else {
-                value = rest.prefix { !$0.isWhitespace }
-                rest = rest.dropFirst(value.count)
-            }
-            attributes[key.lowercased()] = String(value)
-        }
-        return attributes
     }
 }
