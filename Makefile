@@ -3,6 +3,8 @@
 #   make run    install system packages if missing, build, start the REPL on a demo home
 #   make test   install system packages if missing, then run every module's tests
 #   make bench  run the benchmarks (a separate package under Benchmarks/)
+#   make install [PREFIX=/usr/local] [DESTDIR=]  the release binary, tidings(1) and shell completions
+#   make uninstall [PREFIX=/usr/local] [DESTDIR=]
 
 SWIFT      ?= swift
 DEMO_HOME  ?= $(CURDIR)/.build/demo-home
@@ -10,12 +12,22 @@ SYSTEM_PKGS = libsqlite3-dev libedit-dev libxml2-dev
 # pkg-config names of the system libraries, in the same order as SYSTEM_PKGS.
 PC_NAMES    = sqlite3 libedit libxml-2.0
 
+# Where make install puts things: DESTDIR is prepended to every path (for packaging).
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR      = $(DESTDIR)$(PREFIX)/bin
+MAN1DIR     = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHCOMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release release-bin run test bench format lint clean
+.PHONY: deps build release release-bin run test bench format lint clean install uninstall
 
 ## deps: install libsqlite3-dev, libedit-dev and libxml2-dev when pkg-config cannot find them,
-## and libcurl4 (opened at run time for HTTP) when the loader does not know it.
+## libcurl4 (opened at run time for HTTP) when the loader does not know it, and man-db and
+## groff-base (the manual's tests render docs/tidings.1) when man or groff is missing.
 deps:
 	@missing=""; \
 	set -- $(SYSTEM_PKGS); \
@@ -24,6 +36,8 @@ deps:
 	done; \
 	if ! command -v pkg-config >/dev/null 2>&1; then missing="pkg-config $(SYSTEM_PKGS)"; fi; \
 	ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4' || missing="$$missing libcurl4"; \
+	command -v man >/dev/null 2>&1 || missing="$$missing man-db"; \
+	command -v groff >/dev/null 2>&1 || missing="$$missing groff-base"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing system packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
@@ -56,6 +70,24 @@ run: release
 
 test: deps
 	$(SWIFT) test
+
+## install: the release binary, the manual and the completion scripts for bash, zsh and fish
+## (which the binary itself generates, from swift-argument-parser).
+install: release
+	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/tidings"; \
+	set -e; \
+	install -d "$(BINDIR)" "$(MAN1DIR)" "$(BASHCOMPDIR)" "$(ZSHCOMPDIR)" "$(FISHCOMPDIR)"; \
+	install -m 755 "$$bin" "$(BINDIR)/tidings"; \
+	install -m 644 docs/tidings.1 "$(MAN1DIR)/tidings.1"; \
+	"$$bin" --generate-completion-script bash > "$(BASHCOMPDIR)/tidings"; \
+	"$$bin" --generate-completion-script zsh > "$(ZSHCOMPDIR)/_tidings"; \
+	"$$bin" --generate-completion-script fish > "$(FISHCOMPDIR)/tidings.fish"; \
+	chmod 644 "$(BASHCOMPDIR)/tidings" "$(ZSHCOMPDIR)/_tidings" "$(FISHCOMPDIR)/tidings.fish"; \
+	echo "installed $(BINDIR)/tidings, $(MAN1DIR)/tidings.1 and the bash, zsh and fish completions"
+
+uninstall:
+	rm -f "$(BINDIR)/tidings" "$(MAN1DIR)/tidings.1" "$(BASHCOMPDIR)/tidings" "$(ZSHCOMPDIR)/_tidings" \
+	  "$(FISHCOMPDIR)/tidings.fish"
 
 # The networking benchmarks fetch from the shared corpus server (nginx on 127.0.0.1:18080).
 PEER_BENCH ?= $(CURDIR)/../shared/bench

@@ -26,7 +26,8 @@ struct TidingsCommand: AsyncParsableCommand {
             lines starting with # are skipped.
 
             tidings parse <FILE|URL> [--json|--summary] parses one feed and prints it, \
-            touching no database.
+            touching no database. The manual is tidings(1), and docs/reference.md in the \
+            source repository.
 
             REPL commands (inside, "help <command>" shows each one's summary and an example):
             \(CommandCatalog.synopsis())
@@ -36,10 +37,12 @@ struct TidingsCommand: AsyncParsableCommand {
             """,
         version: version)
 
-    @Option(help: ArgumentHelp("The directory Tidings keeps its files in.", valueName: "dir"))
+    @Option(help: ArgumentHelp("The directory Tidings keeps its files in.", valueName: "dir"), completion: .directory)
     var home: String?
 
-    @Option(help: ArgumentHelp("The database file (default: tidings.sqlite in the home).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp("The database file (default: tidings.sqlite in the home).", valueName: "path"),
+        completion: .file())
     var db: String?
 
     @Option(
@@ -61,13 +64,18 @@ struct TidingsCommand: AsyncParsableCommand {
     @Flag(name: .customLong("keep-going"), help: "Run the remaining commands after one fails.")
     var keepGoing = false
 
-    @Option(name: .customShort("c"), help: ArgumentHelp("Run a command and exit (repeatable).", valueName: "command"))
+    /// A shell completes `-c` with the REPL's command words (`feed`, `items`, …): a static list,
+    /// since one completion word cannot hold a whole command line in every shell.
+    @Option(
+        name: .customShort("c"), help: ArgumentHelp("Run a command and exit (repeatable).", valueName: "command"),
+        completion: .list(CommandCatalog.words))
     var commands: [String] = []
 
-    @Argument(help: ArgumentHelp("A file of commands, one per line.", valueName: "script"))
+    @Argument(help: ArgumentHelp("A file of commands, one per line.", valueName: "script"), completion: .file())
     var script: String?
 
-    /// Dispatches `tidings parse …` to `ParseCommand`, everything else to this command.
+    /// Dispatches `tidings parse …` to `ParseCommand`, everything else to this command
+    /// (`--generate-completion-script` included: its scripts describe this command's flags).
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "parse" {

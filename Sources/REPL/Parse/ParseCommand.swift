@@ -14,7 +14,7 @@ struct ParseCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A feed file or URL.", valueName: "file-or-url"))
     var source: String
 
-    @Flag(help: "Print SPEC.md's JSON object (one line).")
+    @Flag(help: "Print the feed as one JSON object on one line (see tidings(1)).")
     var json = false
 
     @Flag(help: "Print one line: format, title, item count, warnings.")
