@@ -17,7 +17,10 @@ struct RefreshConcurrencyTests {
                 status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"minVersion":"1.5.0"}"#.utf8),
                 url: request.url)
         }
-        let provider = await Fixture.provider(transport: transport)
+        // The gate holds the fetch until every caller has joined, which can take seconds on a
+        // loaded machine: the loader's own time limit must not end the fetch first.
+        let provider = await Fixture.provider(
+            transport: transport, remote: HTTPConfigLoader(transport: transport, timeout: .seconds(300)))
 
         let outcomes = await withTaskGroup(of: ConfigRefreshOutcome.self) { group in
             for _ in 0..<50 { group.addTask { await provider.refresh(force: true) } }
