@@ -24,10 +24,11 @@ for name in "${targets[@]}"; do
     case " $ALL " in *" $name "*) ;; *) echo "unknown fuzz target '$name' (one of: $ALL)" >&2; exit 2 ;; esac
 done
 
-# --sanitize=fuzzer (not -Xswiftc -sanitize=fuzzer) lets SwiftPM leave `main` to libFuzzer; gold
-# would keep only one module's coverage counters, so lld links.
-build_flags=(-c debug --scratch-path "$SCRATCH" --sanitize=fuzzer --sanitize=address -Xswiftc -parse-as-library
-    -Xswiftc -use-ld=lld)
+# SwiftPM's --sanitize=fuzzer leaves `main` to libFuzzer; -Xswiftc -sanitize=fuzzer,address has every
+# module compiled with coverage and AddressSanitizer (SwiftPM's flags alone reach the compiler as
+# two -sanitize options, of which only the last counts).
+build_flags=(-c debug --scratch-path "$SCRATCH" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
+    -Xswiftc -parse-as-library)
 for name in "${targets[@]}"; do
     TIDINGS_FUZZ=1 "$SWIFT" build "${build_flags[@]}" --product "fuzz-$name" 2>&1 | grep -v "Cannot export" || exit 1
 done

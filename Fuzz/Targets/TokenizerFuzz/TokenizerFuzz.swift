@@ -21,12 +21,13 @@ func fuzzTokenizer(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     return 0
 }
 
-/// `word` in double quotes, its backslashes and double quotes escaped.
+/// `word` in double quotes, its backslashes and double quotes escaped (by Unicode scalar, as the
+/// tokenizer reads).
 private func quoted(_ word: String) -> String {
     var output = "\""
-    for character in word {
-        if character == "\\" || character == "\"" { output.append("\\") }
-        output.append(character)
+    for scalar in word.unicodeScalars {
+        if scalar == "\\" || scalar == "\"" { output.append("\\") }
+        output.unicodeScalars.append(scalar)
     }
     return output + "\""
 }
