@@ -5,6 +5,7 @@
 #   make bench  run the benchmarks (a separate package under Benchmarks/)
 #   make install [PREFIX=/usr/local] [DESTDIR=]  the release binary, tidings(1) and shell completions
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=]
+#   make fuzz   run the libFuzzer targets, a few minutes each (Fuzz/README.md); not part of test
 
 SWIFT      ?= swift
 DEMO_HOME  ?= $(CURDIR)/.build/demo-home
@@ -23,7 +24,7 @@ FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release release-bin run test bench format lint clean install uninstall
+.PHONY: deps build release release-bin run test bench fuzz format lint clean install uninstall
 
 ## deps: install libsqlite3-dev, libedit-dev and libxml2-dev when pkg-config cannot find them,
 ## libcurl4 (opened at run time for HTTP) when the loader does not know it, and man-db and
@@ -98,6 +99,15 @@ bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
 	bash Benchmarks/process-bench.sh
 
+## fuzz: build the parsers' libFuzzer targets with AddressSanitizer and run each for FUZZ_SECONDS
+## (default 180), one after another; TARGET=xml|json|html|opml|dates|tokenizer runs one. Findings
+## land in Fuzz/work/findings/ (see Fuzz/README.md).
+FUZZ_SECONDS ?= 180
+TARGET       ?= all
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) bash Fuzz/fuzz.sh $(TARGET)
+
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift
 
@@ -105,4 +115,4 @@ lint:
 	$(SWIFT) format lint -r Sources Tests Package.swift
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build .build-fuzz Benchmarks/.build

@@ -105,3 +105,26 @@ let package = Package(
             swiftSettings: swiftSettings),
     ]
 )
+
+// libFuzzer targets, one per parser (Fuzz/README.md). They are declared only when TIDINGS_FUZZ=1,
+// as `make fuzz` sets it, so a plain `swift build` or `swift test` never sees them; being in
+// this package, they reach `package` (and, in debug builds, `@testable`) symbols. The
+// tokenizer's target compiles the REPL's one source file through a symbolic link, since an
+// executable target cannot be imported.
+if Context.environment["TIDINGS_FUZZ"] == "1" {
+    let fuzzTargets: [(product: String, target: String, dependencies: [Target.Dependency])] = [
+        ("fuzz-xml", "XMLFuzz", ["Feed"]),
+        ("fuzz-json", "JSONFuzz", ["Feed"]),
+        ("fuzz-html", "HTMLFuzz", ["Feed"]),
+        ("fuzz-opml", "OPMLFuzz", ["Feed"]),
+        ("fuzz-dates", "DateFuzz", ["Feed", "Models"]),
+        ("fuzz-tokenizer", "TokenizerFuzz", []),
+    ]
+    for fuzz in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: fuzz.target, dependencies: fuzz.dependencies, path: "Fuzz/Targets/\(fuzz.target)",
+                swiftSettings: swiftSettings))
+        package.products.append(.executable(name: fuzz.product, targets: [fuzz.target]))
+    }
+}

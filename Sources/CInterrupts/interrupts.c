@@ -4,28 +4,35 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <editline/readline.h>
 
 static int sigint_write_fd = -1;
-static volatile sig_atomic_t at_prompt = 0;
-static volatile sig_atomic_t prompt_interrupted = 0;
+// Atomics, not `volatile sig_atomic_t`: the handler runs on whichever thread the signal lands
+// on, while the line editor sets and reads these on a worker thread (ThreadSanitizer saw both
+// races). Lock-free atomics are safe in a signal handler.
+static atomic_int at_prompt = 0;
+static atomic_int prompt_interrupted = 0;
 static int pending_newline = 0;
 
 // At the prompt: mark the line to be dropped (the key reader acts on it). Otherwise one byte
 // down the pipe, so the program can cancel the running command.
+// errno is kept: the code the signal interrupts may be about to read it (read_key's poll).
 static void on_sigint(int signo) {
     (void)signo;
-    if (at_prompt) {
-        prompt_interrupted = 1;
+    if (atomic_load(&at_prompt)) {
+        atomic_store(&prompt_interrupted, 1);
         return;
     }
+    int saved_errno = errno;
     char byte = 1;
     if (sigint_write_fd >= 0) {
         ssize_t ignored = write(sigint_write_fd, &byte, 1);
         (void)ignored;
     }
+    errno = saved_errno;
 }
 
 // libedit's key reader: waits for a key in short polls so a Ctrl-C at the prompt is seen at
@@ -38,8 +45,7 @@ static int read_key(FILE *stream) {
     }
     int fd = fileno(stream);
     for (;;) {
-        if (prompt_interrupted) {
-            prompt_interrupted = 0;
+        if (atomic_exchange(&prompt_interrupted, 0)) {
             pending_newline = 1;
             return 0x15;
         }
@@ -69,4 +75,4 @@ int tidings_install_sigint(void) {
     return fds[0];
 }
 
-void tidings_set_at_prompt(int value) { at_prompt = value; }
+void tidings_set_at_prompt(int value) { atomic_store(&at_prompt, value); }

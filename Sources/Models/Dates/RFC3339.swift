@@ -108,6 +108,9 @@ package struct ByteScanner {
     /// Whether every byte has been read.
     package var isAtEnd: Bool { index >= bytes.count }
 
+    /// How many bytes have been read.
+    package var offset: Int { index }
+
     /// The next byte, if any, without consuming it.
     package var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 

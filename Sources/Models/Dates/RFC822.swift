@@ -23,8 +23,10 @@ public enum RFC822 {
         skipSeparators(&scanner)
         guard let month = monthNumber(word(&scanner)) else { return nil }
         skipSeparators(&scanner)
+        let yearStart = scanner.offset
         guard var year = scanner.digits(upTo: 4) else { return nil }
-        if year < 100 { year += year < 50 ? 2000 : 1900 }
+        // Only a two-digit year is windowed: `0021` is the year 21.
+        if scanner.offset - yearStart <= 2 { year += year < 50 ? 2000 : 1900 }
         guard day <= CivilDate.daysIn(month: month, year: year) else { return nil }
         var seconds = Double(CivilDate.daysSinceEpoch(year: year, month: month, day: day)) * 86_400
 

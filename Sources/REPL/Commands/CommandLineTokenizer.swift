@@ -1,6 +1,7 @@
 /// Splits a command line into words the way a shell user expects: spaces separate words,
 /// single and double quotes group them (`task add "Take out the bins"`), a backslash escapes
-/// the next character outside single quotes.
+/// the next character outside single quotes. The line is read by Unicode scalar, as a shell
+/// reads bytes: a quote followed by a combining mark is still a quote.
 enum CommandLineTokenizer {
     /// Why a line could not be split.
     enum TokenizeError: Error, Equatable, CustomStringConvertible {
@@ -22,27 +23,27 @@ enum CommandLineTokenizer {
         var words: [String] = []
         var current = ""
         var inWord = false
-        var quote: Character?
+        var quote: Unicode.Scalar?
         var escaping = false
-        for character in line {
+        for scalar in line.unicodeScalars {
             if escaping {
-                current.append(character)
+                current.unicodeScalars.append(scalar)
                 escaping = false
                 continue
             }
             if let open = quote {
-                if character == open {
+                if scalar == open {
                     quote = nil
-                } else if character == "\\" && open == "\"" {
+                } else if scalar == "\\" && open == "\"" {
                     escaping = true
                 } else {
-                    current.append(character)
+                    current.unicodeScalars.append(scalar)
                 }
                 continue
             }
-            switch character {
+            switch scalar {
             case "\"", "'":
-                quote = character
+                quote = scalar
                 inWord = true
             case "\\":
                 escaping = true
@@ -52,11 +53,11 @@ enum CommandLineTokenizer {
                 current = ""
                 inWord = false
             default:
-                current.append(character)
+                current.unicodeScalars.append(scalar)
                 inWord = true
             }
         }
-        if let quote { throw .unbalancedQuote(quote) }
+        if let quote { throw .unbalancedQuote(Character(quote)) }
         if escaping { throw .danglingEscape }
         if inWord { words.append(current) }
         return words

@@ -38,6 +38,16 @@ struct OPMLTests {
         #expect(Set(again) == Set(original))
     }
 
+    // The escaping bug fuzz-html found reached OPML export: a `<` or `"` joined to a combining mark
+    // was written as it was, so the exported file was not well-formed XML.
+    @Test("a title with a combining mark on a markup character exports and imports intact")
+    func combiningMarkInTitle() throws {
+        let original = OPMLSubscription(
+            feedURL: URL(string: "https://a.example/feed")!, title: "1 <\u{338} 2 \"\u{301} x")
+        let document = OPML.document(title: "Tidings", subscriptions: [original])
+        #expect(try OPML.subscriptions(in: document) == [original])
+    }
+
     @Test("a document that is not OPML is refused with a reason")
     func notOPML() throws {
         #expect(throws: FeedParseError.notAFeed("an XML document whose root is <rss>, not <opml>")) {

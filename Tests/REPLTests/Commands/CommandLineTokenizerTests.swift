@@ -36,6 +36,20 @@ struct CommandLineTokenizerTests {
             try CommandLineTokenizer.words(#"help \"#)
         }
     }
+
+    // Found by fuzz-tokenizer: the word `\u{0330}_`, quoted as `"\u{0330}_"`, did not split again,
+    // because the quote and the combining mark after it made one Character.
+    @Test("a quote, space or backslash followed by a combining mark still quotes, separates or escapes")
+    func combiningMarks() throws {
+        #expect(try CommandLineTokenizer.words("\"\u{0330}_\"") == ["\u{0330}_"])
+        #expect(try CommandLineTokenizer.words("say '\u{0301}a b'") == ["say", "\u{0301}a b"])
+        #expect(try CommandLineTokenizer.words("a \u{0301}b") == ["a", "\u{0301}b"])
+        #expect(try CommandLineTokenizer.words("a\\\u{0301} b") == ["a\u{0301}", "b"])
+        #expect(
+            try CommandLineTokenizer.words("cafe\u{0301} \"\u{1F44D}\u{1F3FD}\"") == [
+                "cafe\u{0301}", "\u{1F44D}\u{1F3FD}",
+            ])
+    }
 }
 
 @Suite("Did-you-mean suggestions")

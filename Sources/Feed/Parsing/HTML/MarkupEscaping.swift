@@ -1,16 +1,18 @@
 /// Escapes text for XML and HTML: `&`, `<`, `>` and `"`.
 enum MarkupEscaping {
-    /// `text` with the four markup characters escaped; returned as is when it has none.
+    /// `text` with the four markup characters escaped; returned as is when it has none. It goes
+    /// by Unicode scalar: a `<` that shares a Character with a combining mark is still a `<`.
     static func escape(_ text: String) -> String {
-        guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" || $0 == "\"" }) else { return text }
+        let scalars = text.unicodeScalars
+        guard scalars.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" || $0 == "\"" }) else { return text }
         var output = ""
-        for character in text {
-            switch character {
+        for scalar in scalars {
+            switch scalar {
             case "&": output += "&amp;"
             case "<": output += "&lt;"
             case ">": output += "&gt;"
             case "\"": output += "&quot;"
-            default: output.append(character)
+            default: output.unicodeScalars.append(scalar)
             }
         }
         return output

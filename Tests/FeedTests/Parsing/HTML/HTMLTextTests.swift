@@ -75,3 +75,16 @@ struct TrimmingTests {
         #expect(HTMLText.plainText(#"<a title="it's > that" href='b"c'>x</a> y"#) == "x y")
     }
 }
+
+@Suite("Markup escaping")
+struct MarkupEscapingTests {
+    // Found by fuzz-html: escaping walked Characters, so a `&`, `<` or `"` sharing a Character with
+    // a prepended mark (U+0600 before `&`) or a combining one (`<` U+0338, the decomposed `≮`)
+    // was left as it was, and `&eacute;` then decoded to `é` instead of reading back as written.
+    @Test("a markup character joined to a prepended or combining mark is escaped too")
+    func joinedMarks() {
+        #expect(MarkupEscaping.escape("\u{600}&eacute;") == "\u{600}&amp;eacute;")
+        #expect(MarkupEscaping.escape("1 <\u{338} 2 \"\u{301}") == "1 &lt;\u{338} 2 &quot;\u{301}")
+        #expect(HTMLEntities.decode(MarkupEscaping.escape("\u{600}&eacute;")) == "\u{600}&eacute;")
+    }
+}

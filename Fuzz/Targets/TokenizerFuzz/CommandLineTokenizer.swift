@@ -1,0 +1,1 @@
+../../../Sources/REPL/Commands/CommandLineTokenizer.swift
