@@ -193,28 +193,8 @@ public enum HTMLText {
     }
 }
 
-/// A tag name, lower-cased and packed into two words (longer names never match a known one).
-private struct TagName: Equatable {
-    private var low: UInt64 = 0
-    private var high: UInt64 = 0
-    private var length = 0
-
-    init() {}
-
-    init(_ text: String) {
-        for byte in text.utf8 { append(byte) }
-    }
-
-    mutating func append(_ byte: UInt8) {
-        let lower = UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
-        if length < 8 {
-            low |= lower << (8 * length)
-        } else if length < 16 {
-            high |= lower << (8 * (length - 8))
-        }
-        length += 1
-    }
-}
+/// A tag name (see `PackedName`).
+private typealias TagName = PackedName
 
 /// Writes text bytes into a buffer, collapsing spaces and dropping empty lines as it goes.
 /// Writes that would not fit are dropped (they cannot happen; see `HTMLText.plainText`).

@@ -197,33 +197,15 @@ enum HTMLURLResolver {
     }
 }
 
-/// An element or attribute name, lower-cased and packed into two words; names longer than
-/// sixteen bytes never equal a known one.
-private struct Name: Equatable {
-    private var low: UInt64 = 0
-    private var high: UInt64 = 0
-    private var length = 0
+/// An element or attribute name (see `PackedName`).
+private typealias Name = PackedName
 
-    static let script = Name("script")
-    static let style = Name("style")
-    static let srcset = Name("srcset")
+extension PackedName {
+    fileprivate static let script = PackedName("script")
+    fileprivate static let style = PackedName("style")
+    fileprivate static let srcset = PackedName("srcset")
     /// The attributes that hold a URL.
-    static let urlAttributes = ["href", "src", "srcset", "poster", "cite", "action", "data", "longdesc", "background"]
-        .map(Name.init)
-
-    init() {}
-
-    init(_ text: String) {
-        for byte in text.utf8 { append(byte) }
-    }
-
-    mutating func append(_ byte: UInt8) {
-        let lower = UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
-        if length < 8 {
-            low |= lower << (8 * length)
-        } else if length < 16 {
-            high |= lower << (8 * (length - 8))
-        }
-        length += 1
-    }
+    fileprivate static let urlAttributes = [
+        "href", "src", "srcset", "poster", "cite", "action", "data", "longdesc", "background",
+    ].map(PackedName.init)
 }
