@@ -30,6 +30,9 @@ struct AppEnvironment {
     let now: @Sendable () -> Date
     /// The user's calendar.
     let calendar: Calendar
+    /// Why `$TIDINGS_CONFIG_URL` could not be used: reported where a fetch would use it
+    /// (`config refresh`), while every other command runs on the cached or bundled config.
+    var configURLProblem: String? = nil
 
     /// Why the environment could not be built.
     struct SetupError: Error, CustomStringConvertible {
@@ -52,11 +55,13 @@ struct AppEnvironment {
         let database: AppDatabase
         let defaults: AppConfig
         let selection: ConfigURLSelection
+        let configURLProblem: String?
         let installation: String
         do {
             database = try AppDatabase(path: home.databaseURL.path)
             defaults = try BundledConfig.load()
-            selection = try ConfigURLSelection.choose(flag: flag, environment: environment, bundled: defaults)
+            (selection, configURLProblem) = try chooseConfigURL(
+                flag: flag, environment: environment, defaults: defaults)
             installation = try InstallationID.loadOrCreate(home: home.directory)
         } catch {
             throw SetupError(description: error.localizedDescription)
@@ -78,7 +83,22 @@ struct AppEnvironment {
         logger.debug("opened database", metadata: ["path": "\(home.databaseURL.path)"])
         return AppEnvironment(
             home: home, database: database, history: HistoryStore(fileURL: home.historyURL), logger: logger,
-            feeds: feeds, tasks: tasks, config: config, now: now, calendar: calendar)
+            feeds: feeds, tasks: tasks, config: config, now: now, calendar: calendar,
+            configURLProblem: configURLProblem)
+    }
+
+    /// The config URL to fetch, and why `$TIDINGS_CONFIG_URL` could not be used (it matters only
+    /// where a fetch would use it: the bundled default's URL stands in meanwhile).
+    private static func chooseConfigURL(flag: String?, environment: [String: String], defaults: AppConfig)
+        throws(ConfigError) -> (ConfigURLSelection, String?)
+    {
+        do {
+            return (try ConfigURLSelection.choose(flag: flag, environment: environment, bundled: defaults), nil)
+        } catch {
+            guard flag?.isEmpty != false, environment["TIDINGS_CONFIG_URL"]?.isEmpty == false else { throw error }
+            let fallback = try ConfigURLSelection.choose(flag: nil, environment: [:], bundled: defaults)
+            return (fallback, error.errorDescription ?? "\(error)")
+        }
     }
 
     /// Tab completion over this graph's services, told of other processes' commits by the
@@ -95,7 +115,7 @@ struct AppEnvironment {
     ) -> CommandContext {
         CommandContext(
             feeds: feeds, tasks: tasks, config: config, appVersion: appVersion, display: display, progress: progress,
-            page: page, now: now, calendar: calendar)
+            page: page, configURLProblem: configURLProblem, now: now, calendar: calendar)
     }
 
     /// A number of minutes from the configuration as a duration; a huge one saturates at a

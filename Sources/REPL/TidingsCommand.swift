@@ -187,7 +187,10 @@ struct TidingsCommand: AsyncParsableCommand {
             // waits for it to wind down: exiting while a request thread is still inside libcurl
             // runs OpenSSL's exit-time cleanup under that thread's feet.
             let config = app.config
-            let background = Task.detached(priority: .background) { _ = await config.refresh(force: false) }
+            let fetches = app.configURLProblem == nil
+            let background = Task.detached(priority: .background) {
+                if fetches { _ = await config.refresh(force: false) }
+            }
             let editor = LibEditLineEditor(
                 history: app.history.entries,
                 completer: app.completer())

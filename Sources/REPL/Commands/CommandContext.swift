@@ -23,6 +23,8 @@ struct CommandContext: Sendable {
     var page: @Sendable (String) -> Bool = { _ in false }
     /// Opens a web address in the user's browser (`item open`).
     var openURL: @Sendable (URL) throws -> Void = Browser.open
+    /// Why the configured config URL cannot be fetched (a malformed `$TIDINGS_CONFIG_URL`).
+    var configURLProblem: String? = nil
     /// The clock.
     let now: @Sendable () -> Date
     /// The user's calendar (time zone included).

@@ -67,6 +67,7 @@ struct ConfigCommands {
     }
 
     private func refresh() async throws -> CommandOutput {
+        if let problem = context.configURLProblem { throw CommandError.usage(problem) }
         let outcome = await context.config.refresh(force: true)
         switch outcome {
         case .failed(.cancelled):

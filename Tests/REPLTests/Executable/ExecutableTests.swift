@@ -199,6 +199,18 @@ struct ExecutableTests {
         }
     }
 
+    @Test("a malformed TIDINGS_CONFIG_URL is an error only where a fetch would use it (config refresh)")
+    func badConfigURLFromTheEnvironment() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["TIDINGS_CONFIG_URL": "garbage"]
+        let list = try TidingsBinary.run(["--home", home.path, "-c", "task list"], environment: environment)
+        #expect(list.status == 0 && list.out == "no tasks\n", "\(list.err)")
+        let refresh = try TidingsBinary.run(["--home", home.path, "-c", "config refresh"], environment: environment)
+        #expect(refresh.status == 1)
+        #expect(refresh.err.contains("\"garbage\" from TIDINGS_CONFIG_URL"), "\(refresh.err)")
+    }
+
     @Test("--json prints one JSON document per command, errors as {error:{code,message}}")
     func json() throws {
         let home = try temporaryHome()
