@@ -1,5 +1,6 @@
 public import Foundation
 import Networking
+import Storage
 
 /// Why a feed operation failed, in words a user can act on.
 public enum FeedError: Error, Sendable, Hashable, LocalizedError {
@@ -28,6 +29,16 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
     case storage(String)
     /// The work was cancelled.
     case cancelled
+
+    /// A storage failure as the user sees it: a missing record stays `.notFound`, anything else
+    /// is `.storage` with the database's reason.
+    init(_ error: StorageError) {
+        if case .notFound(let entity, let id) = error {
+            self = .notFound(entity: entity, id: id)
+        } else {
+            self = .storage(error.errorDescription ?? "\(error)")
+        }
+    }
 
     init(_ error: NetworkError) {
         switch error {

@@ -130,7 +130,7 @@ extension FeedService {
                 do {
                     merge = try await feeds.update(fresh, merging: items, now: now)
                 } catch {
-                    throw FeedError.storage(error.errorDescription ?? "\(error)")
+                    throw FeedError(error)
                 }
                 return .updated(newItems: merge.inserted.count, updatedItems: merge.updated.count)
             }
@@ -185,7 +185,7 @@ extension FeedService {
         } catch .notFound {
             return
         } catch {
-            throw .storage(error.errorDescription ?? "\(error)")
+            throw FeedError(error)
         }
     }
 }

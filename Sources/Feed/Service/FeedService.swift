@@ -215,10 +215,8 @@ public actor FeedService {
     func storage<Value>(_ work: () async throws(StorageError) -> Value) async throws(FeedError) -> Value {
         do {
             return try await work()
-        } catch .notFound(let entity, let id) {
-            throw .notFound(entity: entity, id: id)
         } catch {
-            throw .storage(error.errorDescription ?? "\(error)")
+            throw FeedError(error)
         }
     }
 }
