@@ -59,10 +59,13 @@ struct Display: Sendable {
     }
 
     /// The columns of the terminal on standard output, now (`nil` when it is not one).
-    private static func terminalWidth() -> Int? {
+    private static func terminalWidth() -> Int? { terminalSize()?.columns }
+
+    /// The size of the terminal on standard output, now (`nil` when it is not one).
+    static func terminalSize() -> (columns: Int, rows: Int)? {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
     }
 
     /// What the process's standard output is, with `--no-color` and the environment applied.

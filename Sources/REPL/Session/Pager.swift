@@ -13,14 +13,11 @@ enum Pager {
     /// Pages `text` and returns `true`, or returns `false` (the caller prints it) when standard
     /// output is not a terminal, the text fits the screen, or no pager could be started.
     static func page(_ text: String, environment: [String: String]) -> Bool {
-        guard isatty(STDOUT_FILENO) != 0 else { return false }
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return false }
-        let columns = max(1, Int(size.ws_col))
+        guard isatty(STDOUT_FILENO) != 0, let screen = Display.terminalSize() else { return false }
         let rows = text.split(separator: "\n", omittingEmptySubsequences: false).reduce(0) { total, line in
-            total + max(1, (DisplayWidth.of(line) + columns - 1) / columns)
+            total + max(1, (DisplayWidth.of(line) + screen.columns - 1) / screen.columns)
         }
-        guard rows >= Int(size.ws_row) else { return false }
+        guard rows >= screen.rows else { return false }
         let command =
             environment["PAGER"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
             ?? "less -R"
