@@ -48,6 +48,14 @@ extension FeedService {
             }
         }
         if Task.isCancelled { summary.cancelled = true }
+        if !summary.cancelled {
+            // Index what the merges stored now, so that no search pays for it.
+            do {
+                try await articles.updateSearchIndex()
+            } catch {
+                summary.searchIndexFailure = FeedError(error).errorDescription ?? "\(error)"
+            }
+        }
         summary.failed.sort { $0.feedID < $1.feedID }  // feeds finish in any order; report them in id order
         progress?(.finished(summary))
         return summary

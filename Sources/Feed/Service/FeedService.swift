@@ -114,8 +114,17 @@ public actor FeedService {
         let (stored, merge) = try await storage { () async throws(StorageError) in
             try await feeds.add(source, articles: items, now: now())
         }
+        var warnings = parsed.warnings
+        do {
+            // Index the new articles now, so that no search pays for them.
+            try await articles.updateSearchIndex()
+        } catch {
+            warnings.append(
+                "the items are not indexed for search yet (\(FeedError(error).errorDescription ?? "\(error)")); "
+                    + "the next search will index them")
+        }
         return SubscribeSummary(
-            feed: stored, itemCount: parsed.items.count, newCount: merge.inserted.count, warnings: parsed.warnings,
+            feed: stored, itemCount: parsed.items.count, newCount: merge.inserted.count, warnings: warnings,
             otherFeeds: links.filter { $0 != document.url && $0 != feedURL })
     }
 

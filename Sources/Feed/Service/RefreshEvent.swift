@@ -54,6 +54,9 @@ public struct RefreshSummary: Sendable, Hashable {
     public var storingFailed = false
     /// Whether the refresh was cancelled before every feed was done.
     public var cancelled = false
+    /// Why the new articles could not be indexed for search after they were stored, if they
+    /// could not (the next search indexes them instead).
+    public var searchIndexFailure: String?
 
     /// Creates an empty summary.
     public init() {}

@@ -54,7 +54,11 @@ enum CommandCatalog {
             example: "feed discover https://www.swift.org/"),
         .init(
             names: ["items"], usage: ItemCommands.itemsUsage,
-            summary: "articles, newest first, 20 a page (● unread, ★ starred); dates: today, -2w, 2026-11-01",
+            summary:
+                "articles, newest first, 20 a page (● unread, ★ starred); dates: today, -2w, 2026-11-01. "
+                + "--search: every word must occur in the title or text, case ignored; a word of three or more "
+                + "characters matches anywhere, inside other words too; a shorter one matches the start of a word "
+                + "(accents ignored), or anywhere when it is Chinese, Japanese, Korean, Thai, an emoji or a symbol",
             example: "items --unread --since -3d"),
         .init(
             names: ["item"], usage: "item show|open|mark", summary: "read, open or mark articles",

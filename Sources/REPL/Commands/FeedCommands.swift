@@ -128,6 +128,11 @@ struct FeedCommands {
         for back in summary.resumed {
             text += "\n  #\(back.feedID) \(back.url.absoluteString): answers again (\(back.reason)); polling resumes"
         }
+        if let failure = summary.searchIndexFailure {
+            text +=
+                "\nwarning: the new items are not indexed for search yet (\(failure)); "
+                + "the next search will index them"
+        }
         let json = JSONValue.object([
             "refreshed": .int(summary.refreshed), "new_items": .int(summary.newItems),
             "not_modified": .int(summary.notModified), "skipped": .int(summary.skipped),

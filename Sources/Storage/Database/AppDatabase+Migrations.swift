@@ -38,6 +38,7 @@ extension AppDatabase {
                 table.column("result", .text).notNull()
             }
         }
+        migrator.registerMigration("v6-substring-search", migrate: createSubstringSearch)
         return migrator
     }
 
@@ -116,6 +117,49 @@ extension AppDatabase {
                 WHEN old.id <= \(indexed) BEGIN
                     INSERT INTO articleSearch(articleSearch, rowid, title, body) VALUES ('delete', \(oldValues));
                     INSERT INTO articleSearch(rowid, title, body) VALUES (\(newValues));
+                END;
+                """)
+    }
+
+    /// Substring search (see `ArticleSearch`): a contentless FTS5 trigram table beside the word
+    /// index, with `detail=none` (the rowids of each trigram only: a tenth of the size with
+    /// positions; searches confirm long words against the text instead), and its vocabulary, which
+    /// finds the trigrams that begin with a one- or two-character word.
+    ///
+    /// Both indexes are kept by the same triggers and filled by the same bulk update, so the
+    /// word index is emptied here and both are built together by the next
+    /// `ArticleRepository.updateSearchIndex()`. The triggers replace those of `v1`.
+    private static func createSubstringSearch(_ db: Database) throws {
+        let indexed = "(SELECT indexedThrough FROM articleSearchState)"
+        let suffix = "'\(ArticleSearch.indexedSuffix)'"
+        func values(_ row: String) -> (words: String, substrings: String) {
+            let title = "coalesce(\(row).title, '')"
+            let body = "coalesce(\(row).contentText, \(row).summary, '')"
+            return ("\(row).id, \(title), \(body)", "\(row).id, \(title) || \(suffix), \(body) || \(suffix)")
+        }
+        let old = values("old")
+        let new = values("new")
+        let deleteOld = """
+            INSERT INTO articleSearch(articleSearch, rowid, title, body) VALUES ('delete', \(old.words));
+            INSERT INTO articleSubstring(articleSubstring, rowid, title, body) VALUES ('delete', \(old.substrings));
+            """
+        try db.execute(
+            sql: """
+                CREATE VIRTUAL TABLE articleSubstring USING fts5(
+                    title, body, content='', detail=none, columnsize=0, tokenize='trigram');
+                CREATE VIRTUAL TABLE articleSubstringTerms USING fts5vocab(articleSubstring, 'instance');
+                INSERT INTO articleSearch(articleSearch) VALUES ('delete-all');
+                UPDATE articleSearchState SET indexedThrough = 0;
+                DROP TRIGGER article_search_delete;
+                DROP TRIGGER article_search_update;
+                CREATE TRIGGER article_search_delete AFTER DELETE ON article WHEN old.id <= \(indexed) BEGIN
+                    \(deleteOld)
+                END;
+                CREATE TRIGGER article_search_update AFTER UPDATE OF title, contentText, summary ON article
+                WHEN old.id <= \(indexed) BEGIN
+                    \(deleteOld)
+                    INSERT INTO articleSearch(rowid, title, body) VALUES (\(new.words));
+                    INSERT INTO articleSubstring(rowid, title, body) VALUES (\(new.substrings));
                 END;
                 """)
     }

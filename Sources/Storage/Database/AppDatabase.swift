@@ -163,6 +163,7 @@ public final class AppDatabase: Sendable {
             // to create one: a few milliseconds on every start of the command-line program.
             var persist: Int32 = 1
             _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+            db.add(function: ArticleSearch.containsFunction)
             if let onStatement {
                 db.trace(options: .statement) { event in onStatement(event.description) }
             }

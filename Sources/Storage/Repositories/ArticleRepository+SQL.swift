@@ -119,14 +119,20 @@ extension ArticleRepository {
             arguments += [since.timeIntervalSince1970]
         }
         var from = "article JOIN articleStatus USING (feedId, uniqueId)"
-        if let search = query.search {
-            // Callers bring the index up to date first (`updateSearchIndex`). The matches drive
-            // the query, so a rare word touches only its own articles.
-            guard let pattern = searchPattern(search) else { return nil }
-            from =
-                "articleSearch JOIN article ON article.id = articleSearch.rowid JOIN articleStatus USING (feedId, uniqueId)"
-            clauses.insert("articleSearch MATCH ?", at: 0)
-            arguments = [pattern] + arguments
+        if let text = query.search {
+            // Callers bring the indexes up to date first (`updateSearchIndex`). The matches drive
+            // the query (CROSS JOIN keeps them first), so a rare word touches only its articles.
+            guard let search = ArticleSearch(text) else { return nil }
+            let (candidates, candidateArguments) = search.candidates()
+            from = """
+                (\(candidates)) AS hit CROSS JOIN article ON article.id = hit.id \
+                JOIN articleStatus USING (feedId, uniqueId)
+                """
+            let confirmations = search.confirmations()
+            clauses.insert(contentsOf: confirmations.map(\.sql), at: 0)
+            var searchArguments = candidateArguments
+            for confirmation in confirmations { searchArguments += confirmation.arguments }
+            arguments = searchArguments + arguments
         }
         let filter = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
         let sql = """
@@ -136,17 +142,6 @@ extension ArticleRepository {
         return (sql, arguments)
     }
 
-    /// A user's words as an FTS5 query in which every word must match as a prefix.
-    ///
-    /// The text is cut into words at every character that is neither a letter nor a digit (as
-    /// the index's unicode61 tokenizer cuts) and each word is quoted, so quotes, operators
-    /// (`OR`, `NEAR`, `-`, `*`, `^`) and punctuation are never read as query syntax. `nil` when
-    /// the text has no word at all.
-    static func searchPattern(_ text: String) -> String? {
-        let words = text.split { !($0.isLetter || $0.isNumber) }
-        guard !words.isEmpty else { return nil }
-        return words.map { "\"\($0)\"*" }.joined(separator: " ")
-    }
 }
 
 extension Array {

@@ -131,25 +131,45 @@ public struct ArticleRepository: Sendable {
         return try await database.read(body)
     }
 
-    /// Adds the articles merged since the last call to the full-text index, in one transaction,
-    /// and returns how many it indexed. Searches call it first, so they never miss an article;
-    /// a refresh can call it after its merges, off the user's path.
+    /// Adds the articles merged since the last call to the search indexes and returns how many
+    /// it indexed. Searches call it first, so they never miss an article; a refresh calls it after
+    /// its merges, so that no search pays for them.
+    ///
+    /// FTS5 pays per committed transaction, so articles are indexed in bulk, but in batches of
+    /// `batchSize`, each its own transaction: a merge waiting for the writer waits for one batch,
+    /// never for the whole backlog, and an interrupted run keeps the batches it finished.
     @discardableResult
-    public func updateSearchIndex() async throws(StorageError) -> Int {
+    public func updateSearchIndex(batchSize: Int = 10_000) async throws(StorageError) -> Int {
         guard try await database.read(Self.pendingSearchIndex) else { return 0 }
-        return try await database.write(source: .app) { db in
-            let through = try Int64.fetchOne(db, sql: "SELECT indexedThrough FROM articleSearchState") ?? 0
-            guard let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM article"), last > through else {
-                return 0
+        let batchSize = max(1, batchSize)
+        var total = 0
+        while true {
+            let indexed = try await database.write(source: .app) { db in
+                let through = try Int64.fetchOne(db, sql: "SELECT indexedThrough FROM articleSearchState") ?? 0
+                // The batch's last id: ids are never reused, so the batch is exactly the rows
+                // between the two marks, now and whenever it is repeated.
+                guard
+                    let last = try Int64.fetchOne(
+                        db, sql: "SELECT max(id) FROM (SELECT id FROM article WHERE id > ? ORDER BY id LIMIT ?)",
+                        arguments: [through, batchSize])
+                else { return 0 }
+                let suffix = ArticleSearch.indexedSuffix
+                try db.execute(
+                    sql: """
+                        INSERT INTO articleSearch (rowid, title, body)
+                        SELECT id, coalesce(title, ''), coalesce(contentText, summary, '') FROM article
+                        WHERE id > ? AND id <= ? ORDER BY id;
+                        INSERT INTO articleSubstring (rowid, title, body)
+                        SELECT id, coalesce(title, '') || ?, coalesce(contentText, summary, '') || ? FROM article
+                        WHERE id > ? AND id <= ? ORDER BY id;
+                        """, arguments: [through, last, suffix, suffix, through, last])
+                let indexed = db.changesCount
+                try db.execute(sql: "UPDATE articleSearchState SET indexedThrough = ?", arguments: [last])
+                return indexed
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO articleSearch (rowid, title, body)
-                    SELECT id, coalesce(title, ''), coalesce(contentText, summary, '') FROM article WHERE id > ? ORDER BY id
-                    """, arguments: [through])
-            let indexed = db.changesCount
-            try db.execute(sql: "UPDATE articleSearchState SET indexedThrough = ?", arguments: [last])
-            return indexed
+            total += indexed
+            // A cancelled caller keeps the batches done; the rest waits for the next call.
+            if indexed < batchSize || Task.isCancelled { return total }
         }
     }
 

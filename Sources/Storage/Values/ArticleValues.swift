@@ -30,8 +30,9 @@ public struct ArticleQuery: Sendable, Hashable {
     public var unreadOnly: Bool
     /// Only starred articles.
     public var starredOnly: Bool
-    /// Only articles whose title or text contain every word (prefix matches); punctuation and
-    /// quotes are treated as text, never as query syntax.
+    /// Only articles whose title or text hold every word of this text: words of three or more
+    /// characters anywhere, shorter ones at word starts (or anywhere in CJK, Thai, emoji and
+    /// symbols), case ignored. Punctuation is treated as text, never as query syntax.
     public var search: String?
     /// Only articles dated at or after this.
     public var since: Date?

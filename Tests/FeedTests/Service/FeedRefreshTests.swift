@@ -197,3 +197,22 @@ struct FeedRefreshTests {
         }
     }
 }
+
+@Suite("FeedService: indexing for search")
+struct FeedSearchIndexingTests {
+    @Test("subscribing and refreshing index their new articles, so that no search pays for them")
+    func refreshIndexes() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            server.serve("https://x.test/f", body: rss(title: "X", count: 3))
+            let service = makeService(database, server)
+            _ = try await subscribe(service, ["https://x.test/f"])
+            let articles = ArticleRepository(database: database)
+            #expect(try await articles.updateSearchIndex() == 0)  // the subscription indexed them
+            server.serve("https://x.test/f", body: rss(title: "X", prefix: "New", count: 5))
+            let summary = try await service.refresh()
+            #expect(summary.newItems == 5 && summary.searchIndexFailure == nil)
+            #expect(try await articles.updateSearchIndex() == 0)  // the refresh indexed them
+        }
+    }
+}

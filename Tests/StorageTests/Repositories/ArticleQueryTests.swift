@@ -193,11 +193,9 @@ struct ArticleQueryTests {
 
 @Suite("Search index")
 struct SearchIndexTests {
-    /// FTS5's own consistency check of the index (throws when it is corrupt).
+    /// FTS5's own consistency check of both indexes (throws when one is corrupt).
     func checkIndex(_ database: AppDatabase) async throws {
-        try await database.write(source: .app) { db in
-            try db.execute(sql: "INSERT INTO articleSearch(articleSearch, rank) VALUES ('integrity-check', 0)")
-        }
+        try await checkSearchIndexes(database)
     }
 
     @Test("merged articles are indexed in bulk, once, and searches catch up first")
@@ -248,20 +246,5 @@ struct SearchIndexTests {
         #expect(try await articles.count(matching: ArticleQuery(search: "oranges")) == 1)
         #expect(try await articles.count(matching: ArticleQuery(search: "pears")) == 0)
         try await checkIndex(database)
-    }
-}
-
-@Suite("Search pattern")
-struct SearchPatternTests {
-    @Test(
-        "a user's text becomes quoted prefix terms, punctuation dropped",
-        arguments: [
-            ("swift linux", #""swift"* "linux"*"#), ("\"ownership\"", #""ownership"*"#), ("C++", #""C"*"#),
-            ("a OR b", #""a"* "OR"* "b"*"#), ("NEAR(a b)", #""NEAR"* "a"* "b"*"#),
-            ("café-au-lait", #""café"* "au"* "lait"*"#),
-            ("   ", nil), ("!?*", nil),
-        ])
-    func pattern(text: String, expected: String?) {
-        #expect(ArticleRepository.searchPattern(text) == expected)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import Models
-import Storage
+
+@testable import Storage
 
 /// A fresh directory under the system's temporary directory, removed by the caller.
 func temporaryDirectory() throws -> URL {
@@ -36,5 +38,14 @@ extension AsyncStream {
     func first() async -> Element? {
         var iterator = makeAsyncIterator()
         return await iterator.next()
+    }
+}
+
+/// FTS5's own consistency check of the word and substring indexes against the articles they
+/// were built from (throws when an index is corrupt or a contentless delete missed).
+func checkSearchIndexes(_ database: AppDatabase) async throws {
+    try await database.write(source: .app) { db in
+        try db.execute(sql: "INSERT INTO articleSearch(articleSearch, rank) VALUES ('integrity-check', 0)")
+        try db.execute(sql: "INSERT INTO articleSubstring(articleSubstring, rank) VALUES ('integrity-check', 0)")
     }
 }

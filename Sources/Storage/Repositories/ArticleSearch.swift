@@ -1,0 +1,184 @@
+internal import GRDB
+
+/// How a user's search text matches articles, and the SQL that finds them.
+///
+/// The text is cut into words at white space, and every word must occur in the article's title
+/// or text, ignoring case:
+/// - a word of three or more characters matches anywhere, inside other words too and in every
+///   script (`script` finds "JavaScript", `天気予` finds "今日の天気予報");
+/// - a shorter word matches where a word starts (`go` finds "Go" and "going", not "ago"), and
+///   anywhere when it holds a character of a script written without spaces between words
+///   (Chinese, Japanese, Korean, Thai, …) or anything but letters and digits (`天気`, `🦀`, `C#`);
+/// - a word of letters and digits also matches the start of a word with its accents ignored
+///   (`cafe` finds "Café").
+///
+/// Two FTS5 indexes serve this. `articleSearch` (unicode61, accents removed) finds word
+/// starts. `articleSubstring` (trigram, `detail=none`) holds every three-character sequence of
+/// each title and text: a long word's trigrams find the articles that hold all of them, and
+/// the few whose trigrams are not in one run are dropped by reading the text (only for those the
+/// word index did not already match). A one- or two-character word reads the trigram index's
+/// vocabulary for the trigrams that begin with it; two spaces after each indexed text give
+/// every character a trigram of its own. Quotes, operators and punctuation are never read as
+/// query syntax: every term is quoted.
+struct ArticleSearch {
+    /// One word of the search and the ways it may match.
+    struct Word: Equatable {
+        /// An FTS5 query for the word index that matches the word as the start of a word; `nil`
+        /// when the word holds anything but letters and digits.
+        var wordStart: String?
+        /// How the substring index finds the word.
+        var substring: SubstringMatch
+        /// The word lowercased, as the substring index folds it.
+        var folded: String
+    }
+
+    /// How the substring index finds one word.
+    enum SubstringMatch: Equatable {
+        /// An FTS5 query of the word's trigrams; `exact` when the word is one trigram, so that
+        /// every match holds it; otherwise matches are confirmed against the text.
+        case trigrams(String, exact: Bool)
+        /// The trigrams that begin with the word, between these two vocabulary terms.
+        case trigramsStarting(from: String, through: String)
+        /// Not searched for as a substring (a short word of a script written with spaces).
+        case none
+    }
+
+    /// The text appended to every title and text in the substring index (see the type's
+    /// documentation). Triggers and the indexer write it; it is part of the stored index.
+    static let indexedSuffix = "  "
+
+    let words: [Word]
+
+    /// The search for `text`, or `nil` when it holds no word.
+    init?(_ text: String) {
+        let words = text.split(whereSeparator: \.isWhitespace).compactMap(Self.word)
+        guard !words.isEmpty else { return nil }
+        self.words = words
+    }
+
+    /// Quotes and brackets around a word are the user's punctuation, not part of what is sought.
+    private static let enclosing: Set<Character> = [
+        "\"", "'", "“", "”", "‘", "’", "„", "«", "»", "‹", "›", "(", ")", "[", "]", "{", "}", "「", "」", "『", "』",
+    ]
+
+    static func word(_ raw: String.SubSequence) -> Word? {
+        var trimmed = raw[...]
+        while let first = trimmed.first, enclosing.contains(first) { trimmed = trimmed.dropFirst() }
+        while let last = trimmed.last, enclosing.contains(last) { trimmed = trimmed.dropLast() }
+        guard !trimmed.isEmpty else { return nil }
+        let text = String(trimmed)
+        let folded = text.lowercased()
+        let scalars = Array(folded.unicodeScalars)
+        let lettersAndDigits = text.allSatisfy { $0.isLetter || $0.isNumber }
+        let wordStart = lettersAndDigits ? quoted(text) + "*" : nil
+        let substring: SubstringMatch
+        if scalars.count >= 3 {
+            var seen = Set<String>()
+            var terms: [String] = []
+            for start in 0...(scalars.count - 3) {
+                var trigram = ""
+                trigram.unicodeScalars.append(contentsOf: scalars[start..<start + 3])
+                if seen.insert(trigram).inserted { terms.append(quoted(trigram)) }
+            }
+            substring = .trigrams(terms.joined(separator: " "), exact: scalars.count == 3)
+        } else if !lettersAndDigits || scalars.contains(where: isUnspacedScript) {
+            substring = .trigramsStarting(from: folded, through: folded + "\u{10FFFF}\u{10FFFF}")
+        } else {
+            substring = .none
+        }
+        return Word(wordStart: wordStart, substring: substring, folded: folded)
+    }
+
+    /// `text` as an FTS5 string: in double quotes, its own double quotes doubled.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+
+    /// Whether `scalar` belongs to a script written without spaces between words (or one whose
+    /// words are searched by their parts): Han, kana, Hangul, Thai, Lao, Khmer, Myanmar, Tibetan,
+    /// Bopomofo and Yi, with their punctuation and compatibility forms.
+    static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0E00...0x0EFF,  // Thai, Lao
+            0x0F00...0x0FFF,  // Tibetan
+            0x1000...0x109F,  // Myanmar
+            0x1100...0x11FF,  // Hangul Jamo
+            0x1780...0x17FF,  // Khmer
+            0x2E80...0x2FDF,  // CJK radicals
+            0x3000...0x30FF,  // CJK punctuation, Hiragana, Katakana
+            0x3100...0x31FF,  // Bopomofo, Hangul compatibility Jamo, Katakana extensions
+            0x3400...0x4DBF,  // CJK extension A
+            0x4E00...0x9FFF,  // CJK unified ideographs
+            0xA000...0xA4CF,  // Yi
+            0xAC00...0xD7AF,  // Hangul syllables
+            0xF900...0xFAFF,  // CJK compatibility ideographs
+            0xFF00...0xFFEF,  // half- and full-width forms
+            0x20000...0x3FFFF:  // CJK extensions B onwards
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The ids of the articles that match, as a compound SELECT, and its arguments: for each
+    /// word, its word-start matches with its substring candidates, and the words intersected.
+    func candidates() -> (sql: String, arguments: StatementArguments) {
+        var selects: [String] = []
+        var arguments = StatementArguments()
+        for word in words {
+            var parts: [String] = []
+            if let wordStart = word.wordStart {
+                parts.append("SELECT rowid AS id FROM articleSearch WHERE articleSearch MATCH ?")
+                arguments += [wordStart]
+            }
+            switch word.substring {
+            case .trigrams(let pattern, _):
+                parts.append("SELECT rowid AS id FROM articleSubstring WHERE articleSubstring MATCH ?")
+                arguments += [pattern]
+            case .trigramsStarting(let from, let through):
+                parts.append("SELECT doc AS id FROM articleSubstringTerms WHERE term >= ? AND term <= ?")
+                arguments += [from, through]
+            case .none:
+                break
+            }
+            selects.append("SELECT id FROM (\(parts.joined(separator: " UNION ")))")
+        }
+        return (selects.joined(separator: " INTERSECT "), arguments)
+    }
+
+    /// The conditions that confirm candidates from several trigrams against the text (the
+    /// trigrams of a match may lie apart): the word starts a word, or the title or text holds it.
+    func confirmations() -> [(sql: String, arguments: StatementArguments)] {
+        words.compactMap { word in
+            guard case .trigrams(_, exact: false) = word.substring else { return nil }
+            var alternatives: [String] = []
+            var arguments = StatementArguments()
+            if let wordStart = word.wordStart {
+                alternatives.append("article.id IN (SELECT rowid FROM articleSearch WHERE articleSearch MATCH ?)")
+                arguments += [wordStart]
+            }
+            let body = "coalesce(article.contentText, article.summary, '')"
+            if word.folded.unicodeScalars.allSatisfy(\.isASCII) {
+                // SQLite's lower() folds ASCII only, which is all an ASCII word needs.
+                alternatives.append("instr(lower(article.title), ?) > 0")
+                alternatives.append("instr(lower(\(body)), ?) > 0")
+            } else {
+                alternatives.append("\(Self.containsFunction.name)(article.title, ?)")
+                alternatives.append("\(Self.containsFunction.name)(\(body), ?)")
+            }
+            arguments += [word.folded, word.folded]
+            return ("(" + alternatives.joined(separator: " OR ") + ")", arguments)
+        }
+    }
+
+    /// `tidingsContainsFolded(text, word)`: whether `text`, lowercased, holds `word` (already
+    /// lowercased), comparing Unicode scalars as the trigram index does. Registered on every
+    /// connection; used only by queries, never by the schema, so other programs can still
+    /// write the file.
+    static let containsFunction = DatabaseFunction("tidingsContainsFolded", argumentCount: 2, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]), let word = String.fromDatabaseValue(values[1]) else {
+            return false
+        }
+        return text.lowercased().unicodeScalars.contains(word.unicodeScalars)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// `items --search` through the real binary: substrings in every script, emoji, and the rule
+/// `help items` states.
+@Suite("tidings items --search", .serialized)
+struct SearchTests {
+    static let feed = """
+        <?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>World</title>
+        <item><title>今日は天気がいい</title><guid>1</guid><description>晴れ</description></item>
+        <item><title>明日の天気</title><guid>2</guid><description>Ferris 🦀 in the rain</description></item>
+        <item><title>JavaScript tips</title><guid>3</guid><description>Москва news</description></item>
+        <item><title>Going places</title><guid>4</guid><description>Travel in C++</description></item>
+        <item><title>Long ago</title><guid>5</guid><description>the zeppe line and a pelin</description></item>
+        </channel></rss>
+        """
+
+    @Test("finds CJK mid-run, emoji, and substrings inside words in any script; short Latin words match word starts")
+    func substrings() async throws {
+        try await withSiteAndHome { site, home in
+            try Self.feed.write(to: site.appendingPathComponent("f.xml"), atomically: true, encoding: .utf8)
+            #expect(try TidingsBinary.run(["--home", home.path, "-c", "feed add \(site.path)/f.xml"]).status == 0)
+            func titles(_ text: String) throws -> [String] {
+                let result = try TidingsBinary.run(["--home", home.path, "--json", "-c", "items --search '\(text)'"])
+                #expect(result.status == 0, "\(result.err)")
+                let object = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
+                let items = object?["items"] as? [[String: Any]] ?? []
+                return items.compactMap { $0["title"] as? String }.sorted()
+            }
+            #expect(try titles("天気") == ["今日は天気がいい", "明日の天気"])
+            #expect(try titles("晴れ") == ["今日は天気がいい"])
+            #expect(try titles("🦀") == ["明日の天気"])
+            #expect(try titles("script") == ["JavaScript tips"])
+            #expect(try titles("МОСКВА") == ["JavaScript tips"])
+            #expect(try titles("c++") == ["Going places"])
+            #expect(try titles("go") == ["Going places"])
+            #expect(try titles("zeppelin").isEmpty)
+            let none = try TidingsBinary.run(["--home", home.path, "-c", "items --search zeppelin"])
+            #expect(none.status == 0 && none.out == "no items match\n", "\(none.out)")
+        }
+    }
+
+    @Test("help items states the search rule")
+    func helpStatesTheRule() throws {
+        let help = try TidingsBinary.run(["-c", "help items"], environment: ["COLUMNS": "200"])
+        #expect(help.out.contains("three or more characters"), "\(help.out)")
+        #expect(help.out.contains("emoji"), "\(help.out)")
+    }
+}

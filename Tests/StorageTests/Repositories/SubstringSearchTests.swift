@@ -1,0 +1,205 @@
+import Foundation
+import GRDB
+import Models
+import Testing
+
+@testable import Storage
+
+@Suite("Substring search in every script")
+struct SubstringSearchTests {
+    /// One feed whose articles hold the text each test searches for, keyed by their guid.
+    func database(_ articles: [(key: String, title: String, text: String)]) async throws -> (
+        ArticleRepository, AppDatabase
+    ) {
+        let database = try AppDatabase.inMemory()
+        let feedID = try await addFeed(database)
+        let repository = ArticleRepository(database: database)
+        _ = try await repository.merge(
+            articles.enumerated().map { index, item in
+                article(feedID, item.key, age: Double(index + 1), title: item.title, text: item.text)
+            }, intoFeed: feedID, now: now)
+        return (repository, database)
+    }
+
+    func keys(_ repository: ArticleRepository, _ text: String) async throws -> [String] {
+        let found = try await repository.articles(matching: ArticleQuery(search: text)).map(\.article.uniqueID)
+        // The count runs the same query: it must agree with the list.
+        #expect(try await repository.count(matching: ArticleQuery(search: text)) == found.count, "\(text)")
+        return found.map { String($0.dropFirst("guid-".count)) }.sorted()
+    }
+
+    let corpus: [(key: String, title: String, text: String)] = [
+        ("ja1", "今日は天気がいい", "晴れのち曇り"),
+        ("ja2", "明日の天気", "雨"),
+        ("zh", "北京新闻", "今天天气很好"),
+        ("ko", "서울에서 만나요", "날씨가 좋아요"),
+        ("emoji", "Rust news", "Ferris 🦀 says hi 👍🏽"),
+        ("js", "JavaScript tips", "Closures"),
+        ("ru", "Новости", "Москва и Петербург"),
+        ("cafe", "Café culture", "Espresso"),
+        ("cpp", "C++ and C# compared", "Templates"),
+        ("apart", "Airships", "the zeppe line and a pelin"),
+        ("cyr", "Буквы", "абвг вгд"),
+        ("zeppelin", "Zeppelin history", "Hindenburg"),
+        ("go", "Going places", "Travel"),
+        ("ago", "Long ago", "History"),
+    ]
+
+    @Test("CJK words are found in the middle of a run, in titles and text, and at the end of one")
+    func cjk() async throws {
+        let (repository, database) = try await database(corpus)
+        #expect(try await keys(repository, "天気") == ["ja1", "ja2"])  // mid-run, and the title's last two
+        #expect(try await keys(repository, "天気が") == ["ja1"])
+        #expect(try await keys(repository, "天") == ["ja1", "ja2", "zh"])  // 今天天气 too
+        #expect(try await keys(repository, "曇り") == ["ja1"])  // the text's last two characters
+        #expect(try await keys(repository, "雨") == ["ja2"])  // a text of one character
+        #expect(try await keys(repository, "天气") == ["zh"])
+        #expect(try await keys(repository, "新闻") == ["zh"])
+        #expect(try await keys(repository, "날씨") == ["ko"])
+        #expect(try await keys(repository, "에서") == ["ko"])
+        #expect(try await keys(repository, "天気 いい") == ["ja1"])  // every word must match
+        #expect(try await keys(repository, "天気 雨") == ["ja2"])
+        try await checkSearchIndexes(database)
+    }
+
+    @Test("emoji match, alone and in sequences with modifiers")
+    func emoji() async throws {
+        let (repository, _) = try await database(corpus)
+        #expect(try await keys(repository, "🦀") == ["emoji"])
+        #expect(try await keys(repository, "👍🏽") == ["emoji"])
+        #expect(try await keys(repository, "👍") == ["emoji"])
+        #expect(try await keys(repository, "🍕").isEmpty)
+    }
+
+    @Test("long words match inside other words, ignoring case in every script")
+    func insideWords() async throws {
+        let (repository, _) = try await database(corpus)
+        #expect(try await keys(repository, "script") == ["js"])
+        #expect(try await keys(repository, "SCRIPT") == ["js"])
+        #expect(try await keys(repository, "avaScr") == ["js"])
+        #expect(try await keys(repository, "москва") == ["ru"])
+        #expect(try await keys(repository, "ПЕТЕР") == ["ru"])
+        #expect(try await keys(repository, "овост") == ["ru"])
+    }
+
+    @Test("a long word is confirmed against the text: its trigrams apart do not match")
+    func trigramsApart() async throws {
+        let (repository, _) = try await database(corpus)
+        // "the zeppe line and a pelin" holds every trigram of "zeppelin", but not the word.
+        #expect(try await keys(repository, "zeppelin") == ["zeppelin"])
+        #expect(try await keys(repository, "ZEPPELIN") == ["zeppelin"])
+        #expect(try await keys(repository, "Петербург") == ["ru"])
+        #expect(try await keys(repository, "бургпетер").isEmpty)
+        // Every trigram of "абвгд" is in "абвг вгд", apart: confirmed by the Unicode-aware check.
+        #expect(try await keys(repository, "АБВГД").isEmpty)
+        #expect(try await keys(repository, "БВГ") == ["cyr"])
+        #expect(try await keys(repository, "абвг") == ["cyr"])
+    }
+
+    @Test("short words of spaced scripts match word starts; accents are ignored there")
+    func shortWordsAndAccents() async throws {
+        let (repository, _) = try await database(corpus)
+        #expect(try await keys(repository, "go") == ["go"])  // "Going", not "ago"
+        #expect(try await keys(repository, "cafe") == ["cafe"])  // the word index ignores accents
+        #expect(try await keys(repository, "café") == ["cafe"])
+        #expect(try await keys(repository, "afé") == ["cafe"])  // inside a word, with its accent
+    }
+
+    @Test("punctuation is part of what is sought; quotes and brackets around a word are not")
+    func punctuation() async throws {
+        let (repository, _) = try await database(corpus)
+        #expect(try await keys(repository, "C++") == ["cpp"])
+        #expect(try await keys(repository, "C#") == ["cpp"])
+        #expect(try await keys(repository, "\"zeppelin\"") == ["zeppelin"])
+        #expect(try await keys(repository, "(javascript)") == ["js"])
+        #expect(try await keys(repository, "“Rust”") == ["emoji"])
+        #expect(try await keys(repository, "\"\"").isEmpty)
+        #expect(try await keys(repository, "x\"y OR z*").isEmpty)
+    }
+
+    @Test("the indexes follow updates and deletes of indexed articles")
+    func followsChanges() async throws {
+        let (repository, database) = try await database(corpus)
+        #expect(try await keys(repository, "天気") == ["ja1", "ja2"])
+        let feedID = try #require(try await FeedRepository(database: database).all().first?.id)
+        _ = try await repository.merge(
+            [article(feedID, "ja2", age: 2, title: "明日は晴れ", text: "🌞")], intoFeed: feedID, now: now)
+        #expect(try await keys(repository, "天気") == ["ja1"])
+        #expect(try await keys(repository, "🌞") == ["ja2"])
+        #expect(try await keys(repository, "明日は") == ["ja2"])
+        try await FeedRepository(database: database).remove(id: feedID)
+        #expect(try await keys(repository, "明日").isEmpty)
+        #expect(try await keys(repository, "天").isEmpty)
+        try await checkSearchIndexes(database)
+    }
+
+    @Test("indexing runs in batches, each its own transaction, and resumes where it stopped")
+    func batches() async throws {
+        let database = try AppDatabase.inMemory()
+        let feedID = try await addFeed(database)
+        let repository = ArticleRepository(database: database)
+        _ = try await repository.merge(
+            (1...25).map { article(feedID, "\($0)", title: "東京 \($0)") }, intoFeed: feedID, now: now)
+        #expect(try await repository.updateSearchIndex(batchSize: 10) == 25)
+        #expect(try await repository.updateSearchIndex(batchSize: 10) == 0)
+        #expect(try await repository.count(matching: ArticleQuery(search: "東京")) == 25)
+        try await checkSearchIndexes(database)
+    }
+
+    @Test(
+        "words are parsed into word-start and substring matches",
+        arguments: [
+            ("swift", #""swift"*"#, ArticleSearch.SubstringMatch.trigrams(#""swi" "wif" "ift""#, exact: false)),
+            ("Go", #""Go"*"#, .none),
+            ("abc", #""abc"*"#, .trigrams(#""abc""#, exact: true)),
+            ("aaaa", #""aaaa"*"#, .trigrams(#""aaa""#, exact: false)),
+            ("天気", #""天気"*"#, .trigramsStarting(from: "天気", through: "天気\u{10FFFF}\u{10FFFF}")),
+            ("🦀", nil, .trigramsStarting(from: "🦀", through: "🦀\u{10FFFF}\u{10FFFF}")),
+            ("a\"b", nil, .trigrams(#""a""b""#, exact: true)),
+            ("C#", nil, .trigramsStarting(from: "c#", through: "c#\u{10FFFF}\u{10FFFF}")),
+        ] as [(String, String?, ArticleSearch.SubstringMatch)])
+    func parsing(text: String, wordStart: String?, substring: ArticleSearch.SubstringMatch) throws {
+        let word = try #require(ArticleSearch(text)?.words.first)
+        #expect(word.wordStart == wordStart)
+        #expect(word.substring == substring)
+    }
+
+    @Test("text without a word searches for nothing", arguments: ["", "   ", "\"\" ''", "( )"])
+    func noWords(text: String) {
+        #expect(ArticleSearch(text) == nil)
+    }
+}
+
+@Suite("Upgrading the search index")
+struct SearchIndexUpgradeTests {
+    @Test("a database from before substring search is indexed anew, both indexes together")
+    func upgrade() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tidings-upgrade-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tidings.sqlite").path
+        // The file as the previous release left it: schema v5, its word index up to date.
+        let queue = try DatabaseQueue(path: path)
+        try AppDatabase.migrator.migrate(queue, upTo: "v5-config-source")
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO feed (id, url, title) VALUES (1, 'https://example.com/feed', 'Example');
+                    INSERT INTO article (id, feedId, uniqueId, title, sortDate, contentText)
+                    VALUES (1, 1, 'a', '今日は天気がいい', 0, 'JavaScript tips'), (2, 1, 'b', 'Swift', 1, 'Actors');
+                    INSERT INTO articleStatus (feedId, uniqueId, arrivedAt) VALUES (1, 'a', 0), (1, 'b', 1);
+                    INSERT INTO articleSearch (rowid, title, body) SELECT id, title, contentText FROM article;
+                    UPDATE articleSearchState SET indexedThrough = 2;
+                    """)
+        }
+        try queue.close()
+        let database = try AppDatabase(path: path)
+        let repository = ArticleRepository(database: database)
+        #expect(try await repository.count(matching: ArticleQuery(search: "天気")) == 1)
+        #expect(try await repository.count(matching: ArticleQuery(search: "script")) == 1)
+        #expect(try await repository.count(matching: ArticleQuery(search: "actors")) == 1)
+        #expect(try await repository.updateSearchIndex() == 0)
+        try await checkSearchIndexes(database)
+    }
+}
