@@ -6,6 +6,9 @@
 #             peer: newsboat -x reload (newsboat-reload.sh)
 #   startup   `tidings -c 'feed list'` on a database of 250 feeds and 100,000 articles
 #   task-add  `tidings -c 'task add x'`; peer: taskwarrior's `task add` (taskwarrior.sh)
+#   search    `tidings -c 'items --search …'` on the 100,000 articles (rare word, substring inside
+#             words, two-character Japanese word, emoji, common words); peer: the LIKE scan
+#             newsboat runs for its search, through the sqlite3 shell on the same file
 # REPS (default 3) repetitions of the refresh, RUNS (default 30) of the short commands; medians.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +59,10 @@ SELECT feedId, uniqueId || '#' || k.n, title, link, published - k.n * 86400, sor
 FROM article, k WHERE instr(uniqueId, '#') = 0;
 INSERT OR IGNORE INTO articleStatus (feedId, uniqueId, isRead, isStarred, arrivedAt)
 SELECT feedId, uniqueId, 0, 0, sortDate FROM article;
+-- One article in 500 holds each rare thing the searches look for (the corpus has none).
+UPDATE article SET contentText = contentText || ' zeppelin' WHERE id % 500 = 7;
+UPDATE article SET title = title || ' 今日は天気予報' WHERE id % 500 = 11;
+UPDATE article SET contentText = contentText || ' 🦀' WHERE id % 500 = 13;
 SQL
 echo "database: $(sqlite3 "$db" 'select count(*) from feed') feeds, $(sqlite3 "$db" 'select count(*) from article') articles"
 startup=()
@@ -71,3 +78,24 @@ for _ in $(seq "$RUNS"); do
   adds+=("$(echo "$t1 - $t0" | bc)")
 done
 echo "TASK ADD median $(printf '%s\n' "${adds[@]}" | median) s over $RUNS runs"
+
+# Search: the first search indexes the 87,500 copies made above (a refresh indexes what it
+# stores; these were written behind its back), then each search as a whole process, beside the
+# query newsboat's search runs (LIKE over title and content, newest first).
+t0=$(now_s); "$BIN" --home "$WORK/home-1" -c "items --search zeppelin" >/dev/null; t1=$(now_s)
+echo "SEARCH catch-up indexing of 87,500 articles $(echo "$t1 - $t0" | bc) s"
+for word in zeppelin eppeli 天気 🦀 "parser stream"; do
+  ours=(); peer=()
+  for _ in $(seq "$RUNS"); do
+    t0=$(now_s); "$BIN" --home "$WORK/home-1" -c "items --search '$word'" >/dev/null; t1=$(now_s)
+    ours+=("$(echo "$t1 - $t0" | bc)")
+    like="%${word%% *}%"
+    t0=$(now_s)
+    # newsboat loads every match (cache::search_for_items), newest first.
+    sqlite3 "$db" "SELECT id, title FROM article WHERE title LIKE '$like' OR contentText LIKE '$like' ORDER BY sortDate DESC" >/dev/null
+    t1=$(now_s)
+    peer+=("$(echo "$t1 - $t0" | bc)")
+  done
+  matches=$("$BIN" --home "$WORK/home-1" --json -c "items --search '$word'" | sed -n 's/.*"total":\([0-9]*\).*/\1/p')
+  echo "SEARCH '$word' ($matches matches) median $(printf '%s\n' "${ours[@]}" | median) s; LIKE scan (newsboat's search) $(printf '%s\n' "${peer[@]}" | median) s"
+done

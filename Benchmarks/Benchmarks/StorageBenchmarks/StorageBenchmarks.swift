@@ -9,8 +9,10 @@ import Storage
 // - merge 100,000 articles with ~1 KB of text into 100 feeds (fresh file, WAL), and merge the
 //   same 100,000 again unchanged;
 // - the newest 50 unread articles of one feed among 1,000,000 (300 feeds, ~70% unread);
-// - indexing the 100,000 for full-text search (done in bulk after merges, not inside them);
-// - a full-text search over the 100,000.
+// - indexing the 100,000 for search, words and trigrams (done in bulk after merges, not inside
+//   them);
+// - searches over the 100,000: a rare word, a rare substring inside words, a rare two-character
+//   Japanese word inside a run, a rare emoji, and common words.
 // One iteration of a merge benchmark is the whole 100,000; divide to get articles/s.
 
 private let benchDirectory = URL(fileURLWithPath: "/tmp/tidings-bench")
@@ -41,9 +43,12 @@ private func makeArticles(feedID: Int64, count: Int, seed: UInt64, contentBytes:
     var generator = Generator(state: seed)
     let base = Date().addingTimeInterval(-Double(count) * 3600)
     return (0..<count).map { index in
-        let title = generator.text(bytes: 40)
-        // One article in 500 mentions a rare word, for a selective search.
-        let text = generator.text(bytes: contentBytes) + (index % 500 == 7 ? " zeppelin" : "")
+        // One article in 500 holds each rare thing, for selective searches: a word (in the
+        // text), a Japanese phrase (in the title) and an emoji (in the text).
+        let title = generator.text(bytes: 40) + (index % 500 == 11 ? " 今日は天気予報" : "")
+        let text =
+            generator.text(bytes: contentBytes) + (index % 500 == 7 ? " zeppelin" : "")
+            + (index % 500 == 13 ? " 🦀" : "")
         return Article(
             feedID: feedID, uniqueID: "tag:feed\(feedID).example.com,2026:\(seed):\(index)",
             title: title, link: URL(string: "https://feed\(feedID).example.com/posts/\(index)"),
@@ -145,7 +150,7 @@ let benchmarks: @Sendable () -> Void = {
 
     let index = State()
     Benchmark(
-        "Storage: index 100,000 merged articles for full-text search", configuration: heavy,
+        "Storage: index 100,000 merged articles for search (words and trigrams)", configuration: heavy,
         closure: { benchmark in
             for _ in benchmark.scaledIterations {
                 let database = try freshDatabase("index.sqlite")
@@ -173,6 +178,23 @@ let benchmarks: @Sendable () -> Void = {
             }
         },
         setup: { try await prepareSearch(remerge) })
+
+    for (name, text) in [
+        ("rare substring inside words (eppeli: 200 matches)", "eppeli"),
+        ("rare two-character Japanese word inside a run (天気: 200 matches)", "天気"),
+        ("rare emoji (🦀: 200 matches)", "🦀"),
+    ] {
+        Benchmark(
+            "Storage: search over 100,000 articles, \(name), 50 newest", configuration: query,
+            closure: { benchmark in
+                guard let database = remerge.database else { return }
+                let articles = ArticleRepository(database: database)
+                for _ in benchmark.scaledIterations {
+                    blackHole(try await articles.articles(matching: ArticleQuery(search: text), limit: 50))
+                }
+            },
+            setup: { try await prepareSearch(remerge) })
+    }
 
     Benchmark(
         "Storage: full-text search over 100,000 articles, common words (~96,000 matches, 50 newest)",
