@@ -10,6 +10,9 @@ struct ItemCommands {
     static let itemsUsage =
         "items [--feed ID] [--unread] [--starred] [--search TEXT] [--since DATE] [--limit N] [--page N]"
 
+    /// The most words a search may hold: each is one more condition in the query.
+    static let maxSearchWords = 100
+
     /// `items …`: a page of articles, newest first.
     func items(_ words: [String]) async throws -> CommandOutput {
         let arguments = try ArgumentList(
@@ -24,6 +27,9 @@ struct ItemCommands {
         let since = try arguments.value("since").map { text in try context.parseDate(text, "--since") }
         let search = arguments.value("search")?.trimmingCharacters(in: .whitespaces)
         if let search, search.isEmpty { throw CommandError.usage("--search needs some text") }
+        if let words = search?.split(whereSeparator: \.isWhitespace).count, words > Self.maxSearchWords {
+            throw CommandError.usage("--search takes at most \(Self.maxSearchWords) words (this has \(words))")
+        }
         let query = ArticleQuery(
             feedID: feedID, unreadOnly: arguments.has("unread"), starredOnly: arguments.has("starred"), search: search,
             since: since)

@@ -47,14 +47,24 @@ struct ArticleSearch {
     /// documentation). Triggers and the indexer write it; it is part of the stored index.
     static let indexedSuffix = "  "
 
+    /// The most trigrams of one word that a query asks the index for.
+    static let maxTrigrams = 32
+
     let words: [Word]
 
     /// The search for `text`, or `nil` when it holds no word.
     init?(_ text: String) {
-        let words = text.split(whereSeparator: \.isWhitespace).compactMap(Self.word)
+        var seen = Set<String>()
+        let words = text.split(whereSeparator: \.isWhitespace).compactMap(Self.word).filter {
+            seen.insert($0.folded).inserted
+        }
         guard !words.isEmpty else { return nil }
         self.words = words
     }
+
+    /// How many words find candidates through the indexes; the others (a pasted sentence) are
+    /// checked on those candidates, so that a long search stays one small compound SELECT.
+    static let maxIndexedWords = 8
 
     /// Quotes and brackets around a word are the user's punctuation, not part of what is sought.
     private static let enclosing: Set<Character> = [
@@ -73,9 +83,13 @@ struct ArticleSearch {
         let wordStart = lettersAndDigits ? quoted(text) + "*" : nil
         let substring: SubstringMatch
         if scalars.count >= 3 {
+            // Every match holds all of the word's trigrams, so a sample of them finds a superset
+            // that the text then confirms: a pasted paragraph costs no more than a long word.
+            let starts = Array(0...(scalars.count - 3))
+            let step = max(1, (starts.count + maxTrigrams - 1) / maxTrigrams)
             var seen = Set<String>()
             var terms: [String] = []
-            for start in 0...(scalars.count - 3) {
+            for start in stride(from: 0, to: starts.count, by: step) {
                 var trigram = ""
                 trigram.unicodeScalars.append(contentsOf: scalars[start..<start + 3])
                 if seen.insert(trigram).inserted { terms.append(quoted(trigram)) }
@@ -125,7 +139,7 @@ struct ArticleSearch {
     func candidates() -> (sql: String, arguments: StatementArguments) {
         var selects: [String] = []
         var arguments = StatementArguments()
-        for word in words {
+        for word in words.prefix(Self.maxIndexedWords) {
             var parts: [String] = []
             if let wordStart = word.wordStart {
                 parts.append("SELECT rowid AS id FROM articleSearch WHERE articleSearch MATCH ?")
@@ -146,15 +160,25 @@ struct ArticleSearch {
         return (selects.joined(separator: " INTERSECT "), arguments)
     }
 
-    /// The conditions that confirm candidates from several trigrams against the text (the
-    /// trigrams of a match may lie apart): the word starts a word, or the title or text holds it.
+    /// The conditions that confirm candidates against the text: for a word found through
+    /// several trigrams (they may lie apart in a match), and for every word past the indexed
+    /// ones. The word starts a word, or the title or text holds it.
     func confirmations() -> [(sql: String, arguments: StatementArguments)] {
-        words.compactMap { word in
-            guard case .trigrams(_, exact: false) = word.substring else { return nil }
+        words.enumerated().compactMap { index, word in
+            let indexed = index < Self.maxIndexedWords
+            if indexed, case .trigrams(_, exact: true) = word.substring { return nil }
+            if indexed, case .trigramsStarting = word.substring { return nil }
+            if indexed, word.substring == .none { return nil }
+            let wordStartClause = "article.id IN (SELECT rowid FROM articleSearch WHERE articleSearch MATCH ?)"
+            if word.substring == .none {
+                // A short word of a spaced script matches word starts only.
+                guard let wordStart = word.wordStart else { return nil }
+                return (wordStartClause, [wordStart])
+            }
             var alternatives: [String] = []
             var arguments = StatementArguments()
             if let wordStart = word.wordStart {
-                alternatives.append("article.id IN (SELECT rowid FROM articleSearch WHERE articleSearch MATCH ?)")
+                alternatives.append(wordStartClause)
                 arguments += [wordStart]
             }
             let body = "coalesce(article.contentText, article.summary, '')"

@@ -40,6 +40,23 @@ struct SearchTests {
         }
     }
 
+    @Test("a search of more than 100 words is a usage error; 100 words, or one very long word, are searched")
+    func longSearches() async throws {
+        try await withSiteAndHome { site, home in
+            try Self.feed.write(to: site.appendingPathComponent("f.xml"), atomically: true, encoding: .utf8)
+            #expect(try TidingsBinary.run(["--home", home.path, "-c", "feed add \(site.path)/f.xml"]).status == 0)
+            func search(_ text: String) throws -> TidingsBinary.Result {
+                try TidingsBinary.run(["--home", home.path, "-c", "items --search '\(text)'"])
+            }
+            let many = try search((0..<101).map { "w\($0)" }.joined(separator: " "))
+            #expect(many.status == 1 && many.err.contains("at most 100 words (this has 101)"), "\(many.err)")
+            let hundred = try search((0..<100).map { "w\($0)" }.joined(separator: " "))
+            #expect(hundred.status == 0 && hundred.out == "no items match\n", "\(hundred.err)")
+            let long = try search(String(repeating: "x", count: 100_000))
+            #expect(long.status == 0 && long.out == "no items match\n", "\(long.err)")
+        }
+    }
+
     @Test("help items states the search rule")
     func helpStatesTheRule() throws {
         let help = try TidingsBinary.run(["-c", "help items"], environment: ["COLUMNS": "200"])

@@ -117,6 +117,38 @@ struct SubstringSearchTests {
         #expect(try await keys(repository, "x\"y OR z*").isEmpty)
     }
 
+    @Test("words past the indexed ones are checked on the candidates, each by its own rule")
+    func manyWords() async throws {
+        let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+        let (repository, _) = try await database([
+            ("all", words.joined(separator: " "), "india juliett 天気"),
+            ("eight", words.joined(separator: " "), "india ago"),
+        ])
+        let eight = words.joined(separator: " ")
+        #expect(try await keys(repository, eight) == ["all", "eight"])
+        #expect(try await keys(repository, eight + " india") == ["all", "eight"])
+        #expect(try await keys(repository, eight + " india juliett") == ["all"])
+        #expect(try await keys(repository, eight + " ULIET") == ["all"])  // inside a word, any case
+        #expect(try await keys(repository, eight + " ju") == ["all"])  // a word start…
+        #expect(try await keys(repository, eight + " li").isEmpty)  // …not inside "charlie"
+        #expect(try await keys(repository, eight + " 天気") == ["all"])
+        #expect(try await keys(repository, eight + " kilo").isEmpty)
+        // Repeated words count once.
+        #expect(try await keys(repository, (words + words).joined(separator: " ")) == ["all", "eight"])
+    }
+
+    @Test("a pasted paragraph as one long word is found where it occurs, and only there")
+    func longWord() async throws {
+        let long = String(repeating: "abcdefghij", count: 200) + "天気"
+        let (repository, _) = try await database([
+            ("whole", "Long", "before " + long + " after"), ("most", "Long", String(long.dropLast(3))),
+        ])
+        #expect(try await keys(repository, long) == ["whole"])
+        #expect(try await keys(repository, String(long.dropFirst(5))) == ["whole"])
+        #expect(try await keys(repository, String(long.dropLast(4))) == ["most", "whole"])
+        #expect(try await keys(repository, long + "x").isEmpty)
+    }
+
     @Test("the indexes follow updates and deletes of indexed articles")
     func followsChanges() async throws {
         let (repository, database) = try await database(corpus)
