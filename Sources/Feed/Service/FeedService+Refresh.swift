@@ -50,6 +50,7 @@ extension FeedService {
         if Task.isCancelled { summary.cancelled = true }
         if !summary.cancelled {
             // Index what the merges stored now, so that no search pays for it.
+            if summary.newItems > 0 { progress?(.indexing(newItems: summary.newItems)) }
             do {
                 try await articles.updateSearchIndex()
             } catch {

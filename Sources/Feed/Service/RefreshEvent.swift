@@ -19,6 +19,8 @@ public enum RefreshEvent: Sendable, Hashable {
     case started(total: Int)
     /// One feed is done; `completed` of `total` are done now.
     case feedFinished(feed: FeedSource, outcome: FeedRefreshOutcome, completed: Int, total: Int)
+    /// Every feed is done and the `newItems` they stored are being indexed for search.
+    case indexing(newItems: Int)
     /// Every feed is done (or the refresh was cancelled).
     case finished(RefreshSummary)
     /// The refresh could not start (an unknown feed id, an unreadable database).

@@ -109,10 +109,18 @@ struct FeedCommands {
         let viewModel = FeedListViewModel(service: context.feeds)
         defer { if showProgress { progress(nil) } }
         let summary = try await viewModel.refresh(ids.isEmpty ? nil : ids) { event in
-            guard showProgress, case .feedFinished(let feed, _, let done, let total) = event else { return }
+            guard showProgress else { return }
+            let line: String
+            switch event {
+            case .feedFinished(let feed, _, let done, let total):
+                line = "refreshing \(done)/\(total) … \(TerminalText.sanitized(feed.title))"
+            case .indexing(let newItems):
+                line = "indexing \(counted(newItems, "new item")) for search …"
+            case .started, .finished, .failedToStart:
+                return
+            }
             // One column short of the width, read now: a line that fills the last column wraps
             // on some terminals and leaves a stale row behind.
-            let line = "refreshing \(done)/\(total) … \(TerminalText.sanitized(feed.title))"
             progress(DisplayWidth.fit(line, width: max(10, (display.width ?? 80) - 1)))
         }
         if summary.cancelled { throw FeedError.cancelled }

@@ -210,9 +210,16 @@ struct FeedSearchIndexingTests {
             let articles = ArticleRepository(database: database)
             #expect(try await articles.updateSearchIndex() == 0)  // the subscription indexed them
             server.serve("https://x.test/f", body: rss(title: "X", prefix: "New", count: 5))
-            let summary = try await service.refresh()
+            let events = Mutex<[RefreshEvent]>([])
+            let summary = try await service.refresh { event in events.withLock { $0.append(event) } }
             #expect(summary.newItems == 5 && summary.searchIndexFailure == nil)
             #expect(try await articles.updateSearchIndex() == 0)  // the refresh indexed them
+            // The progress line hears of the indexing, after the feeds and before the end.
+            #expect(events.withLock { Array($0.suffix(2)) } == [.indexing(newItems: 5), .finished(summary)])
+            events.withLock { $0.removeAll() }
+            let again = try await service.refresh { event in events.withLock { $0.append(event) } }
+            #expect(again.newItems == 0)
+            #expect(!events.withLock { $0 }.contains(.indexing(newItems: 0)))
         }
     }
 }

@@ -52,4 +52,44 @@ struct TerminalWidthTests {
             #expect(terminal.exitStatus() == 0)
         }
     }
+
+    @Test("the refresh progress line, indexing included, stays within a 30-column window and is cleared")
+    func progressLineFits() async throws {
+        try await withSiteAndHome { site, home in
+            func write(_ index: Int, items: Int) throws {
+                let title = "東京の天気予報と週末のイベント情報 \(index) with a long English tail"
+                let entries = (0..<items).map { "<item><title>\(title) #\($0)</title><guid>g\($0)</guid></item>" }
+                let feed = "<rss version=\"2.0\"><channel><title>\(title)</title>\(entries.joined())</channel></rss>"
+                try feed.write(to: site.appendingPathComponent("f\(index).xml"), atomically: true, encoding: .utf8)
+            }
+            try await withFeedServer(serving: site) { base in
+                for index in 0..<3 {
+                    try write(index, items: 1)
+                    let added = try TidingsBinary.run(
+                        ["--home", home.path, "-c", "feed add \(base.absoluteString)/f\(index).xml"])
+                    #expect(added.status == 0, "\(added.err)")
+                    try write(index, items: 3)
+                    // Newer than the copy fetched within this same second: no 304.
+                    try FileManager.default.setAttributes(
+                        [.modificationDate: Date().addingTimeInterval(60)],
+                        ofItemAtPath: site.appendingPathComponent("f\(index).xml").path)
+                }
+                let terminal = try TerminalSession(arguments: ["--home", home.path], columns: 30)
+                #expect(terminal.waitFor("tidings> "))
+                terminal.type("feed refresh\r")
+                #expect(terminal.waitFor("refreshed 3 feeds"))
+                let beforeSummary = terminal.lastOutput
+                #expect(terminal.waitFor("tidings> "))
+                // Each transient line is drawn after a carriage return and a clear to end of line.
+                let drawn = beforeSummary.components(separatedBy: "\r\u{1B}[K").dropFirst().map {
+                    $0.prefix { $0 != "\r" && $0 != "\n" }
+                }
+                #expect(drawn.contains { $0.hasPrefix("refreshing ") }, "\(drawn)")
+                #expect(drawn.contains { $0.hasPrefix("indexing 6 new items") }, "\(drawn)")
+                for line in drawn { #expect(DisplayWidth.of(String(line)) <= 29, "\(line)") }
+                terminal.type("quit\r")
+                #expect(terminal.exitStatus() == 0)
+            }
+        }
+    }
 }
