@@ -14,8 +14,8 @@ import Storage
 struct AppEnvironment {
     /// Where the files are.
     let home: HomeLocation
-    /// The open database.
-    let database: AppDatabase
+    /// The open store (one SQLite file: feeds, articles, tasks, the config cache).
+    let store: LocalStore
     /// The persistent command history.
     let history: HistoryStore
     /// Diagnostics (to standard error, quiet unless `TIDINGS_LOG` asks for more).
@@ -52,13 +52,13 @@ struct AppEnvironment {
             throw SetupError(
                 description: "cannot create the home directory \(home.directory.path): \(error.localizedDescription)")
         }
-        let database: AppDatabase
+        let store: LocalStore
         let defaults: AppConfig
         let selection: ConfigURLSelection
         let configURLProblem: String?
         let installation: String
         do {
-            database = try AppDatabase(path: home.databaseURL.path)
+            store = try LocalStore.open(path: home.databaseURL.path)
             defaults = try BundledConfig.load()
             (selection, configURLProblem) = try chooseConfigURL(
                 flag: flag, environment: environment, defaults: defaults)
@@ -66,25 +66,31 @@ struct AppEnvironment {
         } catch {
             throw SetupError(description: error.localizedDescription)
         }
-        let transport = transport ?? CurlTransport()
+        let transport = transport ?? defaultTransport()
         let config = await ConfigProvider.start(
             configURL: selection.url, defaults: defaults,
-            local: StorageConfigCache(repository: ConfigCacheRepository(database: database)),
+            local: StorageConfigCache(repository: ConfigCacheRepository(database: store.database)),
             remote: HTTPConfigLoader(transport: transport, now: now), installationID: installation, now: now)
         if let problem = config.cacheProblem { logger.warning("config cache: \(problem.localizedDescription)") }
         let feeds = FeedService(
-            database: database,
+            store: store,
             fetcher: HTTPFeedFetcher(
                 transport: transport, now: now, maxRetryAfter: { Self.minutes(config.maxRetryAfterMinutes ?? 1440) }),
-            now: now, calendar: calendar,
+            now: now,
             maxConcurrentRefreshes: { config.maxConcurrentRefreshes ?? 8 },
             maxRetryAfter: { Self.minutes(config.maxRetryAfterMinutes ?? 1440) })
-        let tasks = TaskService(database: database, now: now, calendar: calendar)
+        let tasks = TaskService(store: store, now: now, calendar: calendar)
         logger.debug("opened database", metadata: ["path": "\(home.databaseURL.path)"])
         return AppEnvironment(
-            home: home, database: database, history: HistoryStore(fileURL: home.historyURL), logger: logger,
+            home: home, store: store, history: HistoryStore(fileURL: home.historyURL), logger: logger,
             feeds: feeds, tasks: tasks, config: config, now: now, calendar: calendar,
             configURLProblem: configURLProblem)
+    }
+
+    /// The network transport of this platform: the one place the program chooses it (the
+    /// REPL's services and `tidings parse` both get it here).
+    static func defaultTransport() -> any HTTPTransport {
+        CurlTransport()
     }
 
     /// The config URL to fetch, and why `$TIDINGS_CONFIG_URL` could not be used (it matters only
@@ -104,8 +110,8 @@ struct AppEnvironment {
     /// Tab completion over this graph's services, told of other processes' commits by the
     /// database's data version.
     func completer() -> Completer {
-        let database = self.database
-        return Completer(feeds: feeds, tasks: tasks, dataVersion: { await database.dataVersion() })
+        let store = self.store
+        return Completer(feeds: feeds, tasks: tasks, dataVersion: { await store.dataVersion() })
     }
 
     /// What commands need, for one way of showing output.

@@ -1,6 +1,6 @@
 public import Foundation
+public import Models
 import Networking
-import Storage
 
 /// Why a feed operation failed, in words a user can act on.
 public enum FeedError: Error, Sendable, Hashable, LocalizedError {
@@ -25,18 +25,19 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
     case alreadySubscribed(id: Int64, title: String)
     /// No feed, article or task has this id.
     case notFound(entity: String, id: Int64)
-    /// The database refused the change.
-    case storage(String)
+    /// The local store could not be read or refused the change (a full disk, a read-only or
+    /// damaged file).
+    case storage(StorageError)
     /// The work was cancelled.
     case cancelled
 
     /// A storage failure as the user sees it: a missing record stays `.notFound`, anything else
-    /// is `.storage` with the database's reason.
+    /// is `.storage`, typed.
     init(_ error: StorageError) {
         if case .notFound(let entity, let id) = error {
             self = .notFound(entity: entity, id: id)
         } else {
-            self = .storage(error.errorDescription ?? "\(error)")
+            self = .storage(error)
         }
     }
 
@@ -69,7 +70,7 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
                 + (links.count == 1 ? ", which could not be read as a feed" : ", none of which could be read as a feed")
         case .alreadySubscribed(let id, let title): "already subscribed: feed #\(id) \"\(title)\""
         case .notFound(let entity, let id): "no \(entity) #\(id)"
-        case .storage(let reason): reason
+        case .storage(let error): error.errorDescription ?? "\(error)"
         case .cancelled: "cancelled"
         }
     }

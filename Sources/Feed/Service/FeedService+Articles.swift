@@ -1,6 +1,6 @@
 public import Foundation
 public import Models
-public import Storage
+internal import Storage
 
 /// What to do to articles.
 public enum ArticleMark: String, Sendable, Hashable, CaseIterable {
@@ -29,6 +29,11 @@ extension FeedService {
         try await storage { () async throws(StorageError) in
             try await articles.articles(matching: query, limit: limit, offset: offset)
         }
+    }
+
+    /// How many articles `query` matches.
+    public func count(matching query: ArticleQuery) async throws(FeedError) -> Int {
+        try await storage { () async throws(StorageError) in try await articles.count(matching: query) }
     }
 
     /// Marks articles read, unread, starred or unstarred.
@@ -61,21 +66,6 @@ extension FeedService {
             stored.status.isRead = true
         }
         return stored
-    }
-
-    /// Turns an article into a one-off "read later" task linking to it, through the task service
-    /// (so `undo` takes it back).
-    ///
-    /// - Throws: `FeedError.notFound` for an unknown article, `TaskError` for a due date the task
-    ///   rules refuse.
-    public func makeTask(fromArticle id: Int64, due: Date? = nil) async throws -> HouseholdTask {
-        let article = try await article(id: id).article
-        // A title from a feed may carry control characters a task name may not hold.
-        let title = article.title.map {
-            String(String.UnicodeScalarView($0.unicodeScalars.filter { !$0.isControlOrInvisibleFormat }))
-        }
-        let name = title?.nonEmpty ?? article.link?.absoluteString ?? "item #\(id)"
-        return try await tasks.add(name: "Read: \(name)", note: article.link?.absoluteString, due: due, articleID: id)
     }
 
     // MARK: OPML

@@ -1,6 +1,6 @@
 import Foundation
 import Models
-import Storage
+internal import Storage
 
 extension FeedService {
     /// Refreshes the given feeds, or every feed, with at most `maxConcurrentRefreshes` in flight,
@@ -180,9 +180,15 @@ extension FeedService {
     }
 
     /// A permanent redirect moves the subscription unless another one already has that URL.
+    /// A store that cannot tell keeps the subscription where it is (the next refresh asks again).
     private nonisolated func canMove(_ feed: FeedSource, to url: URL) async -> Bool {
-        guard url != feed.url, let other = try? await feeds.feed(url: url) else { return url != feed.url }
-        return other.id == feed.id
+        guard url != feed.url else { return false }
+        do {
+            guard let other = try await feeds.feed(url: url) else { return true }
+            return other.id == feed.id
+        } catch {
+            return false
+        }
     }
 
     /// Records the feed's new state; a feed removed meanwhile is left alone.

@@ -1,19 +1,18 @@
 public import Foundation
 public import Models
 import Networking
-public import Storage
+internal import Storage
 
 /// Keeps subscriptions fresh and answers for them: subscribe (with discovery), refresh many
 /// feeds concurrently, rename, unsubscribe, mark articles, import and export OPML.
 ///
-/// It is the seed's `FeedProviding`: callers see `FeedSource`, `StoredArticle` and the
-/// summaries here, never HTTP, SQL or parser types. Parsing runs off the actor, in the refresh's
-/// child tasks.
+/// It is the program's `FeedProviding`: callers see `FeedSource`, `StoredArticle` and the
+/// summaries here, never HTTP, SQL or parser types. It knows nothing of household tasks.
+/// Parsing runs off the actor, in the refresh's child tasks.
 public actor FeedService {
     let database: AppDatabase
     let feeds: FeedRepository
     let articles: ArticleRepository
-    let tasks: TaskService
     let fetcher: any FeedFetching
     let now: @Sendable () -> Date
     let parse: @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed
@@ -26,16 +25,16 @@ public actor FeedService {
     /// Creates the service.
     ///
     /// - Parameters:
+    ///   - store: where subscriptions and articles live.
+    ///   - fetcher: how feeds are fetched (`HTTPFeedFetcher` over a transport).
     ///   - maxConcurrentRefreshes: read at the start of each refresh (the config's
     ///     `maxConcurrentRefreshes`, default 8).
-    ///   - calendar: the user's calendar, for the due day of a task made from an article.
     ///   - maxRetryAfter: the longest a server's `Retry-After` (or 429/503 date) may defer a
     ///     feed; read when one arrives (the config's `maxRetryAfterMinutes`, default one day).
     ///   - sleep: waits out a short `Retry-After` on `subscribe` (tests pass a recorder).
     ///   - parse: the parser; tests count its calls.
     public init(
-        database: AppDatabase, fetcher: any FeedFetching, now: @escaping @Sendable () -> Date = Date.init,
-        calendar: Calendar = .current,
+        store: LocalStore, fetcher: any FeedFetching, now: @escaping @Sendable () -> Date = Date.init,
         maxConcurrentRefreshes: @escaping @Sendable () -> Int = { 8 },
         maxRetryAfter: @escaping @Sendable () -> Duration = { .seconds(86_400) },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
@@ -43,10 +42,9 @@ public actor FeedService {
             data, url, charset throws(FeedParseError) in try FeedParser.parse(data: data, url: url, charset: charset)
         }
     ) {
-        self.database = database
-        self.feeds = FeedRepository(database: database)
-        self.articles = ArticleRepository(database: database)
-        self.tasks = TaskService(database: database, now: now, calendar: calendar)
+        self.database = store.database
+        self.feeds = FeedRepository(database: store.database)
+        self.articles = ArticleRepository(database: store.database)
         self.fetcher = fetcher
         self.now = now
         self.maxConcurrentRefreshes = maxConcurrentRefreshes
@@ -166,22 +164,27 @@ public actor FeedService {
     public func rename(id: Int64, to title: String) async throws(FeedError) {
         var feed = try await subscription(id: id)
         let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .storage("title: must not be empty") }
+        guard !trimmed.isEmpty else { throw .storage(.missingField(entity: "feed", field: "title")) }
         feed.title = trimmed
         try await storage { () async throws(StorageError) in try await feeds.update(feed, source: .user) }
     }
 
-    /// The change sets of every commit that touches feeds, articles or tasks, for view models
-    /// that keep themselves current.
-    public nonisolated func changes() -> AsyncStream<ChangeSet> {
-        database.changes()
-    }
-
-    /// A batched list of the articles `query` matches, newest first.
-    public nonisolated func resultsController(for query: ArticleQuery, batchSize: Int = 50)
-        -> ResultsController<StoredArticle>
-    {
-        articles.resultsController(for: query, batchSize: batchSize)
+    /// What each commit from now on changes among subscriptions and articles, for view models
+    /// that keep themselves current. Commits that touch neither are not delivered.
+    public nonisolated func changes() -> AsyncStream<FeedChanges> {
+        // Subscribed now, before the caller's first await, so no commit slips between.
+        let changeSets = database.changes()
+        return AsyncStream { continuation in
+            let forwarding = Task {
+                for await changeSet in changeSets {
+                    let changes = FeedChanges(
+                        feeds: ChangedIDs(changeSet[.feed]), articles: ChangedIDs(changeSet[.article]))
+                    if !changes.feeds.isEmpty || !changes.articles.isEmpty { continuation.yield(changes) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in forwarding.cancel() }
+        }
     }
 
     // MARK: Helpers

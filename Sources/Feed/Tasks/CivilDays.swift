@@ -33,27 +33,3 @@ struct CivilDays: Sendable {
     /// The year of a stored due day.
     func year(of day: Date) -> Int { utc.component(.year, from: day) }
 }
-
-extension HouseholdTask {
-    /// The due day as `YYYY-MM-DD` (what `task list --json` shows as `due`), for tasks written
-    /// by `TaskService`, which stores due days as 00:00 UTC; `nil` for an undated task.
-    public var dueDay: String? {
-        guard let dueDate else { return nil }
-        let parts = Self.isoCalendar.dateComponents([.year, .month, .day], from: dueDate)
-        let year = parts.year ?? 0
-        let month = parts.month ?? 0
-        let day = parts.day ?? 0
-        return "\(Self.padded(year, 4))-\(Self.padded(month, 2))-\(Self.padded(day, 2))"
-    }
-
-    private static let isoCalendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
-        return calendar
-    }()
-
-    private static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-}

@@ -1,5 +1,5 @@
 public import Foundation
-public import Storage
+public import Models
 
 /// Why a task could not be added, changed, done, removed or undone.
 public enum TaskError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {

@@ -40,7 +40,7 @@ public struct TaskList: Sendable, Hashable {
 /// and published; a changed task is a reload in the new snapshot, a removed one a delete.
 /// A load publishes `loaded` only after the tasks were read from storage.
 public actor TaskListViewModel {
-    private let service: TaskService
+    private let service: any TaskProviding
     private let publisher = StatePublisher<ViewState<TaskList>>(.idle)
     private var filter = TaskListFilter.open
     /// Reads are numbered; a read that finishes after a newer one was published is dropped.
@@ -49,7 +49,7 @@ public actor TaskListViewModel {
     private var observation: Task<Void, Never>?
 
     /// Creates an idle list over `service`.
-    public init(service: TaskService) { self.service = service }
+    public init(service: any TaskProviding) { self.service = service }
 
     deinit { observation?.cancel() }
 
@@ -134,8 +134,19 @@ public actor TaskListViewModel {
         if task.isDone { return .done }
         guard let due = task.dueDate else { return .someday }
         if due < today { return .overdue }
-        if due < service.days.day(1, after: today) { return .today }
-        if due < service.days.day(8, after: today) { return .upcoming }
+        if due < Self.day(1, after: today) { return .today }
+        if due < Self.day(8, after: today) { return .upcoming }
         return .later
     }
+
+    /// The stored day `count` days after `day` (stored days are 00:00 UTC).
+    private static func day(_ count: Int, after day: Date) -> Date {
+        utc.date(byAdding: .day, value: count, to: day) ?? day.addingTimeInterval(Double(count) * 86_400)
+    }
+
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
+        return calendar
+    }()
 }

@@ -1,6 +1,6 @@
 public import Foundation
 public import Models
-public import Storage
+package import Storage
 
 /// Which tasks `TaskService.list(_:)` returns. "Today" is the current day in the service's
 /// time zone.
@@ -39,7 +39,7 @@ public enum FieldChange<Value: Sendable & Hashable>: Sendable, Hashable {
 /// Due dates are days: the service stores the day an instant falls on in `calendar`'s time zone
 /// (see `HouseholdTask.dueDay` for its `YYYY-MM-DD` form). A recurring task without a due date
 /// is due today.
-public struct TaskService: Sendable {
+public struct TaskService: TaskProviding {
     private let repository: TaskRepository
     private let database: AppDatabase
     private let now: @Sendable () -> Date
@@ -49,15 +49,23 @@ public struct TaskService: Sendable {
     /// Creates the service.
     ///
     /// - Parameters:
-    ///   - database: where tasks live.
+    ///   - store: where tasks live.
     ///   - now: the clock.
     ///   - calendar: the user's calendar; its `timeZone` decides what "today" is.
-    ///   - source: the name this service's changes carry in change sets.
     ///   - undoLimit: how many changes the stored undo history keeps.
     public init(
-        database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }, calendar: Calendar = .current,
-        source: ChangeSource = .user, undoLimit: Int = 100
+        store: LocalStore, now: @escaping @Sendable () -> Date = { Date() }, calendar: Calendar = .current,
+        undoLimit: Int = 100
     ) {
+        self.init(store: store, now: now, calendar: calendar, source: .user, undoLimit: undoLimit)
+    }
+
+    /// Creates the service whose changes carry `source` in the store's change sets.
+    package init(
+        store: LocalStore, now: @escaping @Sendable () -> Date, calendar: Calendar, source: ChangeSource,
+        undoLimit: Int
+    ) {
+        let database = store.database
         self.database = database
         repository = TaskRepository(database: database, undoLimit: undoLimit)
         self.now = now
@@ -237,13 +245,21 @@ public struct TaskService: Sendable {
         }
     }
 
-    /// The ids of tasks each committed transaction changes, by any writer of the database.
-    public func changes() -> AsyncStream<EntityChanges> {
-        database.changes(of: .task)
+    /// The ids of tasks each committed transaction changes, by any writer of the store.
+    public func changes() -> AsyncStream<ChangedIDs> {
+        // Subscribed now, before the caller's first await, so no commit slips between.
+        let changes = database.changes(of: .task)
+        return AsyncStream { continuation in
+            let forwarding = Task {
+                for await change in changes { continuation.yield(ChangedIDs(change)) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in forwarding.cancel() }
+        }
     }
 
-    /// The stored due day of today, in the service's time zone.
-    func today() throws(TaskError) -> Date { try day(of: now()) }
+    /// The stored due day of today (00:00 UTC of the current day in the service's time zone).
+    public func today() throws(TaskError) -> Date { try day(of: now()) }
 
     /// The day `date` falls on, as stored; years 1 through 9999.
     private func day(of date: Date) throws(TaskError) -> Date {

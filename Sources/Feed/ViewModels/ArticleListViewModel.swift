@@ -1,27 +1,28 @@
-public import Storage
+public import Models
 
 /// A paged list of articles for a filter (feed, unread, starred, search text, since a date),
 /// newest first, kept current as other writers change them.
 ///
-/// It pages over Storage's batched results controller, so a list of 100,000 articles loads only
-/// the rows it shows. `state` is readable at any time; `states()` gives each subscriber its own
-/// stream. A changed article is a reload in the published difference; a deleted one disappears.
+/// It reads only the rows it shows (a page, or the pages scrolled through), so a list of 100,000
+/// articles costs a page. `state` is readable at any time; `states()` gives each subscriber its
+/// own stream. A changed article is a reload in the published difference; a deleted one
+/// disappears.
 public actor ArticleListViewModel {
-    private let service: FeedService
+    private let service: any FeedProviding
     private let analytics: any AnalyticsSink
     private let router: (any Router)?
     private let publisher = StatePublisher<ViewState<ListContent<StoredArticle>>>(.idle)
     private let observation = ObservationHandle()
     /// Rows per page.
     public let pageSize: Int
-    private var controller: ResultsController<StoredArticle>?
+    private var isShowing = false
     private var window: Range<Int> = 0..<0
     /// The filter shown.
     public private(set) var query = ArticleQuery()
 
     /// Creates the view model.
     public init(
-        service: FeedService, pageSize: Int = 20, analytics: any AnalyticsSink = NoAnalytics(),
+        service: any FeedProviding, pageSize: Int = 20, analytics: any AnalyticsSink = NoAnalytics(),
         router: (any Router)? = nil
     ) {
         self.service = service
@@ -53,8 +54,9 @@ public actor ArticleListViewModel {
 
     /// Extends the list by one page, as a scrolling list does.
     public func loadNextPage() async {
-        guard controller != nil else { return }
-        window = window.lowerBound..<(window.upperBound + pageSize)
+        guard isShowing else { return }
+        let (end, overflow) = window.upperBound.addingReportingOverflow(pageSize)
+        window = window.lowerBound..<(overflow ? Int.max : end)
         await publishRows()
     }
 
@@ -66,14 +68,14 @@ public actor ArticleListViewModel {
         return article
     }
 
-    /// Follows the database's change sets and updates the list when articles change.
+    /// Follows the store's changes and updates the list when articles change or a feed goes.
     public func startObserving() {
         let changes = service.changes()
         observation.replace(
             Task { [weak self] in
-                for await change in changes where !change[.article].isEmpty || !change[.feed].deleted.isEmpty {
+                for await change in changes where !change.articles.isEmpty || !change.feeds.deleted.isEmpty {
                     guard let self else { return }
-                    await self.apply(updated: change[.article].updated)
+                    await self.publishRows()
                 }
             })
     }
@@ -85,43 +87,31 @@ public actor ArticleListViewModel {
         publisher.send(.loading(previous: state.content))
         self.query = query
         self.window = window
-        let controller = service.resultsController(for: query, batchSize: pageSize)
-        do {
-            try await controller.performFetch()
-        } catch {
-            publisher.send(.failed(message: error.errorDescription ?? "\(error)", stale: state.content))
-            return
-        }
-        self.controller = controller
+        isShowing = true
         await publishRows(previous: nil)
         if case .loaded(let content) = state { analytics.send(ArticleListViewed(count: content.rows.count)) }
     }
 
-    private func apply(updated: Set<Int64>) async {
-        guard let controller else { return }
-        do {
-            _ = try await controller.refresh(updated: updated)
+    /// Reads and publishes the rows of the window; rows that changed since `previous` (the
+    /// content shown, unless given) are reloads.
+    private func publishRows(previous: ListContent<StoredArticle>?? = .none) async {
+        guard isShowing else { return }
+        let before: ListContent<StoredArticle>? = previous ?? state.content
+        let query = self.query
+        let window = self.window
+        let total: Int
+        let page: [StoredArticle]
+        do throws(FeedError) {
+            total = try await service.count(matching: query)
+            page = try await service.articles(matching: query, limit: window.count, offset: window.lowerBound)
         } catch {
             publisher.send(.failed(message: error.errorDescription ?? "\(error)", stale: state.content))
             return
         }
-        await publishRows()
-    }
-
-    /// Publishes the rows of the window; rows that changed since `previous` (the content shown,
-    /// unless given) are reloads.
-    private func publishRows(previous: ListContent<StoredArticle>?? = .none) async {
-        guard let controller else { return }
-        let before: ListContent<StoredArticle>? = previous ?? state.content
-        do {
-            let total = await controller.count
-            var rows: [(id: Int64, row: StoredArticle)] = []
-            for index in window.clamped(to: 0..<total) {
-                if let article = try await controller.object(at: index) { rows.append((article.id, article)) }
-            }
-            publisher.send(.loaded(try ListContent.make(rows, previous: before, total: total)))
-        } catch let error as StorageError {
-            publisher.send(.failed(message: error.errorDescription ?? "\(error)", stale: state.content))
+        // A filter or window shown meanwhile wins.
+        guard query == self.query, window == self.window else { return }
+        do throws(SnapshotError) {
+            publisher.send(.loaded(try ListContent.make(page.map { (id: $0.id, row: $0) }, previous: before, total: total)))
         } catch {
             publisher.send(.failed(message: "\(error)", stale: state.content))
         }

@@ -1,5 +1,4 @@
 public import Models
-public import Storage
 
 /// One row of the subscription list.
 public struct FeedRow: Sendable, Hashable, Identifiable {
@@ -18,13 +17,13 @@ public struct FeedRow: Sendable, Hashable, Identifiable {
 /// publishes `.loading` first and `.loaded` only once the data it shows has been read from
 /// storage, so `refresh()` can never show a list before its articles are stored.
 public final class FeedListViewModel: Sendable {
-    private let service: FeedService
+    private let service: any FeedProviding
     private let analytics: any AnalyticsSink
     private let publisher = StatePublisher<ViewState<ListContent<FeedRow>>>(.idle)
     private let observation = ObservationHandle()
 
     /// Creates the view model over a service.
-    public init(service: FeedService, analytics: any AnalyticsSink = NoAnalytics()) {
+    public init(service: any FeedProviding, analytics: any AnalyticsSink = NoAnalytics()) {
         self.service = service
         self.analytics = analytics
     }
@@ -64,12 +63,12 @@ public final class FeedListViewModel: Sendable {
         }
     }
 
-    /// Follows the database's change sets and reloads when feeds or articles change.
+    /// Follows the store's changes and reloads when feeds or articles change.
     public func startObserving() {
         let changes = service.changes()
         observation.replace(
             Task { [weak self] in
-                for await change in changes where !change[.feed].isEmpty || !change[.article].isEmpty {
+                for await _ in changes {
                     guard let self else { return }
                     await self.reload()
                 }

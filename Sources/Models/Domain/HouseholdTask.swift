@@ -11,7 +11,7 @@ public struct HouseholdTask: Sendable, Hashable, Codable, Identifiable {
     public var note: String?
     /// When it is next due; for recurring tasks the next occurrence. Due dates are days: the
     /// Feed module's `TaskService` stores a due day as 00:00 UTC of that day, so it reads the
-    /// same in every time zone (format it in UTC, or use Feed's `HouseholdTask.dueDay`).
+    /// same in every time zone (format it in UTC, or use `dueDay`).
     public var dueDate: Date?
     /// How often it comes back; `nil` for a one-off task.
     public var frequency: Frequency?
@@ -103,5 +103,29 @@ public struct TaskCompletion: Sendable, Hashable, Codable {
         self.taskID = taskID
         self.dueDate = dueDate
         self.completedAt = completedAt
+    }
+}
+
+extension HouseholdTask {
+    /// The due day as `YYYY-MM-DD` (what `task list --json` shows as `due`), for tasks written
+    /// by Feed's `TaskService`, which stores due days as 00:00 UTC; `nil` for an undated task.
+    public var dueDay: String? {
+        guard let dueDate else { return nil }
+        let parts = Self.isoCalendar.dateComponents([.year, .month, .day], from: dueDate)
+        let year = parts.year ?? 0
+        let month = parts.month ?? 0
+        let day = parts.day ?? 0
+        return "\(Self.padded(year, 4))-\(Self.padded(month, 2))-\(Self.padded(day, 2))"
+    }
+
+    private static let isoCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
+        return calendar
+    }()
+
+    private static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }

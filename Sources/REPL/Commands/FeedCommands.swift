@@ -2,7 +2,6 @@ import Feed
 import Foundation
 import Models
 import Networking
-import Storage
 
 /// `feed add|list|refresh|remove|rename|import|export|discover`.
 struct FeedCommands {
@@ -59,7 +58,7 @@ struct FeedCommands {
         try ArgumentList(words, command: "feed list").expectPositional(atMost: 0, usage: "feed list")
         let viewModel = FeedListViewModel(service: context.feeds)
         await viewModel.load()
-        if case .failed(let message, _) = viewModel.state { throw FeedError.storage(message) }
+        if case .failed(let message, _) = viewModel.state { throw CommandError(code: "storage", message: message) }
         let rows = viewModel.state.content?.orderedRows ?? []
         var table = Table(columns: [
             .init(title: "ID", alignRight: true), .init(title: "TITLE", flexible: true),

@@ -1,7 +1,6 @@
 import Feed
 import Foundation
 import Models
-import Storage
 
 /// `items`, `item show|read`, `item mark`.
 struct ItemCommands {
@@ -37,7 +36,7 @@ struct ItemCommands {
         let page = try arguments.positiveInt("page") ?? 1
         let viewModel = ArticleListViewModel(service: context.feeds, pageSize: limit)
         await viewModel.showPage(page, of: query)
-        if case .failed(let message, _) = viewModel.state { throw FeedError.storage(message) }
+        if case .failed(let message, _) = viewModel.state { throw CommandError(code: "storage", message: message) }
         let content = viewModel.state.content
         let rows = content?.orderedRows ?? []
         let titles = try await feedTitles()

@@ -1,7 +1,6 @@
 import Feed
 import Foundation
 import Models
-import Storage
 
 /// `task add|list|done|edit|remove|undo|from-item`.
 struct TaskCommands {
@@ -177,10 +176,24 @@ struct TaskCommands {
         try arguments.expectPositional(atMost: 1, usage: usage)
         let articleID = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "an item id")
         let due = try arguments.value("due").map { try context.parseDate($0, "--due") }
-        let task = try await context.feeds.makeTask(fromArticle: articleID, due: due)
+        let article = try await context.feeds.article(id: articleID).article
+        let task = try await context.tasks.add(
+            name: Self.readLaterName(article, id: articleID), note: article.link?.absoluteString, due: due,
+            articleID: articleID)
         return CommandOutput(
             text: "added task #\(task.id ?? 0) \"\(TerminalText.sanitized(task.name))\"" + Self.schedule(task),
             json: .object(["id": .int(task.id ?? 0)]))
+    }
+
+    /// The name of a "read later" task for an article: `Read: ` and its title (without the
+    /// control characters a feed may carry and a task name may not), else its link.
+    static func readLaterName(_ article: Article, id: Int64) -> String {
+        let title = article.title.map {
+            String(String.UnicodeScalarView($0.unicodeScalars.filter { !$0.isControlOrInvisibleFormat }))
+        }
+        let trimmed = title?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = (trimmed?.isEmpty == false ? trimmed : nil) ?? article.link?.absoluteString ?? "item #\(id)"
+        return "Read: \(name)"
     }
 
     private func singleID(_ words: [String], usage: String, command: String) throws -> Int64 {

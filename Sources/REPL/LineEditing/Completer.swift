@@ -1,7 +1,6 @@
 import Feed
 import Foundation
 import Models
-import Storage
 import Synchronization
 
 /// What Tab completes, by position on the line: command words first, then sub-commands, then
@@ -31,10 +30,19 @@ final class Completer: Sendable {
         self.feeds = feeds
         self.tasks = tasks
         self.dataVersion = dataVersion
-        guard let changes = feeds?.changes() else { return }
+        let feedChanges = feeds?.changes()
+        let taskChanges = tasks?.changes()
+        guard feedChanges != nil || taskChanges != nil else { return }
         watcher.withLock {
             $0 = Task { [weak self] in
-                for await _ in changes { self?.ids.withLock { $0.stale = true } }
+                await withTaskGroup(of: Void.self) { group in
+                    if let feedChanges {
+                        group.addTask { for await _ in feedChanges { self?.ids.withLock { $0.stale = true } } }
+                    }
+                    if let taskChanges {
+                        group.addTask { for await _ in taskChanges { self?.ids.withLock { $0.stale = true } } }
+                    }
+                }
             }
         }
     }

@@ -55,9 +55,11 @@ struct ParseCommand: AsyncParsableCommand {
     /// Reads a local path or a `file:` URL (at most 256 MB), or fetches an http(s) URL
     /// (following redirects, waiting out a `Retry-After` of at most 10 s once), through the feed
     /// service's fetcher.
-    static func load(_ source: String) async throws(FeedError) -> FetchedDocument {
+    static func load(
+        _ source: String, transport: any HTTPTransport = AppEnvironment.defaultTransport()
+    ) async throws(FeedError) -> FetchedDocument {
         let url = try FeedService.url(from: source)
-        let fetcher = HTTPFeedFetcher(transport: CurlTransport())
+        let fetcher = HTTPFeedFetcher(transport: transport)
         guard
             case .fetched(let document) = try await fetcher.fetchWaitingBriefly(
                 url, now: Date.init, sleep: { try await Task.sleep(for: $0) })

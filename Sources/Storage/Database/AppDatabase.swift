@@ -1,4 +1,5 @@
 import Foundation
+public import Models
 internal import GRDB
 internal import GRDBSQLite
 

@@ -1,3 +1,4 @@
+public import Models
 internal import GRDB
 
 extension ArticleRepository {

@@ -2,20 +2,6 @@ public import Foundation
 internal import GRDB
 public import Models
 
-/// How many articles a feed has, and how many of them are unread.
-public struct ArticleCounts: Sendable, Hashable {
-    /// Unread articles.
-    public var unread: Int
-    /// All stored articles.
-    public var total: Int
-
-    /// Creates counts.
-    public init(unread: Int, total: Int) {
-        self.unread = unread
-        self.total = total
-    }
-}
-
 /// Subscriptions: add, change, remove and read `FeedSource` values.
 public struct FeedRepository: Sendable {
     private let database: AppDatabase

@@ -1,3 +1,5 @@
+public import Models
+
 /// How a list changed, by position: apply `deleted` (old positions), then `inserted` (new
 /// positions), `moved` from old to new positions, and reload `updated` (new positions) — the
 /// batch a table view's `performBatchUpdates` takes.

@@ -26,7 +26,7 @@ struct FeedEndToEndTests {
             try await withTemporaryDatabase { database in
                 let counter = ParseCounter()
                 let service = FeedService(
-                    database: database, fetcher: HTTPFeedFetcher(transport: CurlTransport()),
+                    store: LocalStore(database: database), fetcher: HTTPFeedFetcher(transport: CurlTransport()),
                     maxConcurrentRefreshes: { 8 }, parse: counter.parse)
                 let opml = OPML.document(
                     title: "e2e",

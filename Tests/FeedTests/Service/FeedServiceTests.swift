@@ -138,9 +138,6 @@ struct FeedServiceOperationTests {
             #expect(try await service.markAllRead(feedID: feedID) == 3)
             #expect(try await service.articles(matching: ArticleQuery(unreadOnly: true)).isEmpty)
 
-            let task = try await service.makeTask(fromArticle: ids[0])
-            #expect(task.articleID == ids[0] && task.name.hasPrefix("Read: Item") && !task.isRecurring)
-
             try await service.unsubscribe(id: feedID)
             #expect(try await service.subscriptions().isEmpty)
             await #expect(throws: FeedError.notFound(entity: "item", id: ids[0])) {

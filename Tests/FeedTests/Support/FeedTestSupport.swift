@@ -109,7 +109,7 @@ func makeService(
     now: @escaping @Sendable () -> Date = { referenceNow }
 ) -> FeedService {
     FeedService(
-        database: database, fetcher: HTTPFeedFetcher(transport: server.transport, now: now), now: now,
+        store: LocalStore(database: database), fetcher: HTTPFeedFetcher(transport: server.transport, now: now), now: now,
         maxConcurrentRefreshes: { limit }, parse: counter.parse)
 }
 

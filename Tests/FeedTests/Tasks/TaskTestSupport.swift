@@ -61,7 +61,9 @@ struct TemporaryDatabase {
 
     /// A service on this database with `clock` in `zone`.
     func service(_ clock: TestClock, zone: String = "UTC", source: ChangeSource = .user) -> TaskService {
-        TaskService(database: database, now: clock.closure, calendar: calendar(zone), source: source)
+        TaskService(
+            store: LocalStore(database: database), now: clock.closure, calendar: calendar(zone), source: source,
+            undoLimit: 100)
     }
 }
 

@@ -1,7 +1,9 @@
 public import Foundation
 
-/// Why the database could not be opened, read or written.
-public enum StorageError: Error, Sendable, Equatable, LocalizedError {
+/// Why the local database could not be opened, read or written: the failure vocabulary the
+/// Storage module throws and the services above it (Feed's `FeedError.storage`, `TaskError.storage`)
+/// carry, typed, to their callers.
+public enum StorageError: Error, Sendable, Hashable, LocalizedError {
     /// The file exists but is not an SQLite database (or is damaged beyond reading).
     case notADatabase(path: String)
     /// The file was written by a newer Tidings whose schema this version does not know.
