@@ -1,6 +1,6 @@
 import Foundation
-import Models
 import GRDB
+import Models
 import Testing
 
 @testable import Storage

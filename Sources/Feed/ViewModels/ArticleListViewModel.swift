@@ -111,7 +111,8 @@ public actor ArticleListViewModel {
         // A filter or window shown meanwhile wins.
         guard query == self.query, window == self.window else { return }
         do throws(SnapshotError) {
-            publisher.send(.loaded(try ListContent.make(page.map { (id: $0.id, row: $0) }, previous: before, total: total)))
+            publisher.send(
+                .loaded(try ListContent.make(page.map { (id: $0.id, row: $0) }, previous: before, total: total)))
         } catch {
             publisher.send(.failed(message: "\(error)", stale: state.content))
         }

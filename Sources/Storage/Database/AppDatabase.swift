@@ -1,7 +1,7 @@
 import Foundation
-public import Models
 internal import GRDB
 internal import GRDBSQLite
+public import Models
 
 /// The one database Tidings keeps: opens the file, configures SQLite, runs the migrations, and
 /// tells subscribers what each committed transaction changed.

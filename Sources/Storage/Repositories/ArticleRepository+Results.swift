@@ -1,5 +1,5 @@
-public import Models
 internal import GRDB
+public import Models
 
 extension ArticleRepository {
     /// A results controller over the articles `query` matches, newest first, loading `batchSize`

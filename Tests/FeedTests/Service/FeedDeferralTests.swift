@@ -23,7 +23,8 @@ private func service(_ database: AppDatabase, _ server: FakeFeedServer, waits: R
     -> FeedService
 {
     FeedService(
-        store: LocalStore(database: database), fetcher: HTTPFeedFetcher(transport: server.transport, now: { referenceNow }),
+        store: LocalStore(database: database),
+        fetcher: HTTPFeedFetcher(transport: server.transport, now: { referenceNow }),
         now: { referenceNow }, sleep: { try await waits.sleep($0) })
 }
 
@@ -60,7 +61,8 @@ struct FeedDeferralTests {
             let server = FakeFeedServer()
             server.serve(url, body: rss(title: "Slow", count: 2))
             let service = FeedService(
-                store: LocalStore(database: database), fetcher: HTTPFeedFetcher(transport: server.transport, now: { referenceNow }),
+                store: LocalStore(database: database),
+                fetcher: HTTPFeedFetcher(transport: server.transport, now: { referenceNow }),
                 now: { referenceNow }, maxRetryAfter: { .seconds(3600) })
             let id = try #require(try await subscribe(service, [url])[0].id)
             server.serve(url, body: Data(), status: 503, headers: ["Retry-After": "86400"])

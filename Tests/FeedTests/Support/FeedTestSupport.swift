@@ -109,7 +109,8 @@ func makeService(
     now: @escaping @Sendable () -> Date = { referenceNow }
 ) -> FeedService {
     FeedService(
-        store: LocalStore(database: database), fetcher: HTTPFeedFetcher(transport: server.transport, now: now), now: now,
+        store: LocalStore(database: database), fetcher: HTTPFeedFetcher(transport: server.transport, now: now),
+        now: now,
         maxConcurrentRefreshes: { limit }, parse: counter.parse)
 }
 

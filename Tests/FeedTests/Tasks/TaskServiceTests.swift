@@ -120,7 +120,8 @@ struct TaskServiceTests {
         let due = try DateArgument.parse("2026-11-25", now: noon, calendar: calendar("Asia/Tokyo"))
         let added = try await store.service(clock, zone: "Asia/Tokyo").add(name: "Dentist", due: due)
         let reopened = TaskService(
-            store: LocalStore(database: try store.reopen()), now: clock.closure, calendar: calendar("America/Los_Angeles"))
+            store: LocalStore(database: try store.reopen()), now: clock.closure,
+            calendar: calendar("America/Los_Angeles"))
         let listed = try await reopened.list()
         #expect(listed.map(\.dueDay) == ["2026-11-25"])
         #expect(listed.first?.dueDate == added.dueDate)

@@ -81,7 +81,8 @@ struct TaskUndoServiceTests {
         let due = try await store.service(clock).task(id: id).dueDate
         _ = try await store.service(clock).complete(id: id)
 
-        let restarted = TaskService(store: LocalStore(database: try store.reopen()), now: clock.closure, calendar: calendar("UTC"))
+        let restarted = TaskService(
+            store: LocalStore(database: try store.reopen()), now: clock.closure, calendar: calendar("UTC"))
         #expect(try await restarted.undo().kind == .complete)
         #expect(try await restarted.task(id: id).dueDate == due)
         #expect(try await restarted.completions(id: id).isEmpty)
@@ -93,7 +94,8 @@ struct TaskUndoServiceTests {
     func bounded() async throws {
         let store = try TemporaryDatabase()
         defer { store.remove() }
-        let service = TaskService(store: LocalStore(database: store.database), now: { noon }, calendar: calendar("UTC"), undoLimit: 2)
+        let service = TaskService(
+            store: LocalStore(database: store.database), now: { noon }, calendar: calendar("UTC"), undoLimit: 2)
         for name in ["One", "Two", "Three"] { _ = try await service.add(name: name) }
         try await service.undo()
         try await service.undo()
