@@ -62,6 +62,53 @@ struct ModuleGraphTests {
         }
     }
 
+    /// The access level of each import of `module` in `file` (`internal` when none is written).
+    static func importLevels(of module: String, in file: URL) throws -> [String] {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line in
+            let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
+            guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                words[index + 1].split(separator: ".")[0] == module
+            else { return nil }
+            return words[..<index].first { ["public", "package", "internal", "private", "fileprivate"].contains($0) }
+                .map(String.init) ?? "internal"
+        }
+    }
+
+    @Test("Feed's public interface mentions no Storage type: Feed never imports Storage publicly")
+    func feedHidesStorage() throws {
+        // With InternalImportsByDefault, a public declaration that names a type of a module not
+        // imported publicly does not compile: no `public import Storage` means no Storage type
+        // in Feed's public interface (package-level API, for this package's own targets, may).
+        for file in Self.swiftFiles(of: "Feed") {
+            let levels = try Self.importLevels(of: "Storage", in: file)
+            #expect(!levels.contains("public"), "\(file.lastPathComponent) imports Storage publicly")
+        }
+        let text = try Self.swiftFiles(of: "Feed").map { try String(contentsOf: $0, encoding: .utf8) }.joined()
+        #expect(!text.contains("@_exported"), "Feed re-exports a module")
+    }
+
+    /// The REPL's composition root: the only files that may see Storage.
+    static let compositionRoot: Set<String> = ["AppEnvironment.swift", "StorageConfigCache.swift"]
+
+    @Test("outside the composition root, the REPL does not import Storage")
+    func replSeesStorageOnlyAtTheRoot() throws {
+        var importing: Set<String> = []
+        for file in Self.swiftFiles(of: "REPL") where try Self.imports(of: file).contains("Storage") {
+            importing.insert(file.lastPathComponent)
+        }
+        #expect(importing.isSubset(of: Self.compositionRoot), "\(importing.subtracting(Self.compositionRoot).sorted())")
+    }
+
+    @Test("the import level reader sees every form")
+    func levelReaderSeesLevels() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("levels-\(UUID().uuidString).swift")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("public import Storage\nimport Storage\npackage import Storage.Sub\nimport GRDB\n".utf8).write(
+            to: file)
+        #expect(try Self.importLevels(of: "Storage", in: file) == ["public", "internal", "package"])
+    }
+
     @Test("nothing imports the REPL")
     func nothingImportsREPL() throws {
         for module in Self.allowed.keys where module != "REPL" {
