@@ -19,7 +19,7 @@ public struct DiscoveredFeed: Sendable, Hashable {
 
 /// Finds the feeds of a web page: its `<link rel="alternate">` feed links first, then the
 /// paths sites commonly serve feeds at.
-public enum FeedDiscovery {
+package enum FeedDiscovery {
     /// Media types of feed links.
     static let feedTypes: Set<String> = [
         "application/rss+xml", "application/atom+xml", "application/feed+json", "application/json",
@@ -27,7 +27,7 @@ public enum FeedDiscovery {
     ]
 
     /// Where sites commonly serve feeds, tried when a page links to none.
-    public static let commonPaths = ["/feed", "/rss", "/atom.xml", "/feed.json", "/index.xml"]
+    package static let commonPaths = ["/feed", "/rss", "/atom.xml", "/feed.json", "/index.xml"]
 
     /// The feed links of an HTML page, in page order, without repeats; relative hrefs are
     /// resolved against `<base href>` when present, else the page's URL.
@@ -35,7 +35,7 @@ public enum FeedDiscovery {
     /// A page fetched from the web only leads to http and https links: a `file:` (or any other
     /// scheme's) link, or a `<base>` that would turn relative links into one, is dropped. Only a
     /// page the user named as a local file may link to other local files.
-    public static func feedLinks(inHTML html: Data, pageURL: URL) -> [DiscoveredFeed] {
+    package static func feedLinks(inHTML html: Data, pageURL: URL) -> [DiscoveredFeed] {
         let text = String(decoding: html.prefix(2_000_000), as: UTF8.self)
         var base = pageURL
         var found: [DiscoveredFeed] = []
@@ -73,7 +73,7 @@ public enum FeedDiscovery {
     }
 
     /// The common feed URLs of the site `pageURL` belongs to.
-    public static func commonFeedURLs(for pageURL: URL) -> [URL] {
+    package static func commonFeedURLs(for pageURL: URL) -> [URL] {
         commonPaths.compactMap { URL(string: $0, relativeTo: pageURL)?.absoluteURL }
     }
 

@@ -1,19 +1,19 @@
-public import Foundation
+package import Foundation
 import Models
 
 /// One subscription in an OPML file.
-public struct OPMLSubscription: Sendable, Hashable {
+package struct OPMLSubscription: Sendable, Hashable {
     /// The feed's URL (`xmlUrl`).
-    public var feedURL: URL
+    package var feedURL: URL
     /// Its title (`title`, else `text`).
-    public var title: String?
+    package var title: String?
     /// The site (`htmlUrl`).
-    public var homePageURL: URL?
+    package var homePageURL: URL?
     /// The folders it sits in, outermost first.
-    public var categories: [String]
+    package var categories: [String]
 
     /// Creates a subscription.
-    public init(feedURL: URL, title: String? = nil, homePageURL: URL? = nil, categories: [String] = []) {
+    package init(feedURL: URL, title: String? = nil, homePageURL: URL? = nil, categories: [String] = []) {
         self.feedURL = feedURL
         self.title = title
         self.homePageURL = homePageURL
@@ -22,12 +22,12 @@ public struct OPMLSubscription: Sendable, Hashable {
 }
 
 /// OPML 2.0 subscription lists: reading (nested outlines as folders) and writing.
-public enum OPML {
+package enum OPML {
     /// The subscriptions of an OPML document, in document order, without repeated URLs.
     ///
     /// - Throws: `FeedParseError.notAFeed` when the document is not OPML, `.malformed` when it
     ///   cannot be read at all.
-    public static func subscriptions(in data: Data) throws(FeedParseError) -> [OPMLSubscription] {
+    package static func subscriptions(in data: Data) throws(FeedParseError) -> [OPMLSubscription] {
         guard let read = OPMLReader.read(HTMLEntityPreprocessor.process(data).data) else {
             throw .malformed("the XML parser could not start")
         }
@@ -42,7 +42,7 @@ public enum OPML {
     }
 
     /// An OPML 2.0 document listing `subscriptions`, folders as nested outlines.
-    public static func document(title: String, subscriptions: [OPMLSubscription], created: Date = Date()) -> Data {
+    package static func document(title: String, subscriptions: [OPMLSubscription], created: Date = Date()) -> Data {
         var lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<opml version=\"2.0\">", "  <head>",
             "    <title>\(MarkupEscaping.escape(title))</title>",

@@ -1,12 +1,12 @@
-public import Foundation
+package import Foundation
 internal import Models
 
 /// Reads the dates feeds publish: RFC 822 (RSS) and RFC 3339 / ISO 8601 (Atom, JSON Feed,
 /// Dublin Core), including the broken variants real feeds carry. No `DateFormatter` is
 /// involved, so parsing stays cheap for feeds with thousands of items.
-public enum FeedDate {
+package enum FeedDate {
     /// Parses either family, deciding by the first character; `nil` when neither reads it.
-    public static func date(from string: some StringProtocol) -> Date? { reading(string)?.date }
+    package static func date(from string: some StringProtocol) -> Date? { reading(string)?.date }
 
     /// The date, and the zone name it gave that no table knows and was read as UTC (for a
     /// warning).
@@ -48,5 +48,5 @@ public enum FeedDate {
     }
 
     /// RFC 822 / RFC 1123 with the broken variants feeds carry; see `RFC822.date(from:)`.
-    public static func rfc822(_ string: some StringProtocol) -> Date? { RFC822.date(from: string) }
+    package static func rfc822(_ string: some StringProtocol) -> Date? { RFC822.date(from: string) }
 }

@@ -1,5 +1,5 @@
 import Foundation
-public import Models
+import Models
 
 /// Due dates are civil days (`2026-11-21`), not instants: a task due on the 21st is due on the
 /// 21st wherever the user is. `TaskService` stores a due day as 00:00 UTC of that day and does

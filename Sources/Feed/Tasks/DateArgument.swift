@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Reads the dates commands accept (`--due`, `--since`): `today`, `tomorrow`, `yesterday`,
 /// `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM`, and offsets from today such as `+3d`, `-2w`, `+1m`, `+1y`.
@@ -7,9 +7,9 @@ public import Foundation
 /// day (`+1d` is `tomorrow`, `-1d` is `yesterday`); months and years are calendar months and
 /// years, clamped to the end of a shorter month (Jan 31 `+1m` is Feb 28 or 29). A time that a
 /// daylight-saving change skips becomes the next time that exists.
-public enum DateArgument {
+package enum DateArgument {
     /// The largest offset count accepted (`+9999d`).
-    public static let maximumOffset = 9_999
+    package static let maximumOffset = 9_999
 
     /// The instant `text` names.
     ///
@@ -18,7 +18,7 @@ public enum DateArgument {
     ///   - now: the current time, which `today` and offsets start from.
     ///   - calendar: the user's calendar and time zone.
     /// - Throws: `DateArgumentError` saying what is wrong and what is accepted.
-    public static func parse(_ text: String, now: Date, calendar: Calendar) throws(DateArgumentError) -> Date {
+    package static func parse(_ text: String, now: Date, calendar: Calendar) throws(DateArgumentError) -> Date {
         let input = text.trimmingCharacters(in: .whitespaces).lowercased()
         let today = calendar.startOfDay(for: now)
         switch input {
@@ -118,18 +118,18 @@ public enum DateArgument {
 }
 
 /// A date argument that could not be read, with the reason.
-public struct DateArgumentError: Error, Sendable, Hashable, LocalizedError, CustomStringConvertible {
+package struct DateArgumentError: Error, Sendable, Hashable, LocalizedError, CustomStringConvertible {
     /// What was typed.
-    public let input: String
+    package let input: String
     /// What is wrong, or what is accepted.
-    public let reason: String
+    package let reason: String
 
     static let accepted =
         "use today, tomorrow, yesterday, YYYY-MM-DD, YYYY-MM-DDTHH:MM, or an offset like +3d, -2w, +1m, +1y"
 
     /// `"2026-02-30" is not a date: month 02 of 2026 has 28 days, not 30`.
-    public var description: String { "\"\(input)\" is not a date: \(reason)" }
+    package var description: String { "\"\(input)\" is not a date: \(reason)" }
 
     /// The same line as `description`.
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

@@ -1,5 +1,5 @@
 import Foundation
-public import Models
+package import Models
 
 /// The rules a task's values follow before anything is written. Each failure names the field
 /// and the rule.
@@ -47,7 +47,7 @@ extension Frequency {
     ///
     /// - Throws: `TaskError.invalid` naming `frequency`: `every 0 days is not a frequency`,
     ///   or a count above 999.
-    public static func every(_ count: Int, _ unit: Unit) throws(TaskError) -> Frequency {
+    package static func every(_ count: Int, _ unit: Unit) throws(TaskError) -> Frequency {
         try TaskValidation.check(count: count, unit: unit)
         do {
             return try Frequency(count: count, unit: unit)
@@ -60,7 +60,7 @@ extension Frequency {
     /// `weeks`, `month`, `months`, `year` or `years`, in any case).
     ///
     /// - Throws: `TaskError.invalid` naming `frequency` and what is wrong with the words.
-    public static func parse(count: String, unit: String) throws(TaskError) -> Frequency {
+    package static func parse(count: String, unit: String) throws(TaskError) -> Frequency {
         let word = unit.trimmingCharacters(in: .whitespaces).lowercased()
         let singular = word.hasSuffix("s") ? String(word.dropLast()) : word
         guard let parsedUnit = Unit(rawValue: singular) else {

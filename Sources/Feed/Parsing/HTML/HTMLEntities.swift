@@ -1,5 +1,5 @@
 /// Decodes the XML five, numeric references and the HTML named entities feeds commonly use.
-public enum HTMLEntities {
+package enum HTMLEntities {
     static let named: [String: String] = [
         "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "copy": "©", "reg": "®",
         "trade": "™", "hellip": "…", "mdash": "—", "ndash": "–", "lsquo": "‘", "rsquo": "’", "ldquo": "“",
@@ -12,7 +12,7 @@ public enum HTMLEntities {
     ]
 
     /// `text` with every entity it recognises decoded; unknown ones are left as they are.
-    public static func decode(_ text: String) -> String {
+    package static func decode(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var source = text
         return source.withUTF8 { bytes -> String in

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// One pass over the UTF-8 bytes (`memchr` to a tag's end, whole sentences copied at once):
 /// this runs for every item of every feed, so it must not walk `Character`s.
-public enum HTMLText {
+package enum HTMLText {
     private static let blockElements: [TagName] = [
         "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr",
         "table", "section", "article", "header", "footer", "hr", "dd", "dt", "figure", "figcaption",
@@ -14,7 +14,7 @@ public enum HTMLText {
     private static let style = TagName("style")
 
     /// The plain text of `html`.
-    public static func plainText(_ html: String) -> String {
+    package static func plainText(_ html: String) -> String {
         var source = html
         return source.withUTF8 { bytes -> String in
             // Every byte written stands for at least one byte read (an entity is never shorter

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Models
 
 /// The rule that gives every article a stable identity within its feed.
@@ -9,9 +9,9 @@ import Models
 /// The feed's own guid or id wins when present. Otherwise the id is the SHA-256 (hex) of the
 /// first available of: permalink + date, link + date, title + date, date, permalink, link,
 /// title, body. Dates enter as RFC 3339 UTC text, so the id is the same on every machine.
-public enum ArticleIdentity {
+package enum ArticleIdentity {
     /// The unique id for an entry with these fields; never empty.
-    public static func uniqueID(
+    package static func uniqueID(
         id: String?, permalink: URL?, link: URL?, title: String?, date: Date?, body: String?
     ) -> String {
         if let id = id?.trimmedWhitespace, !id.isEmpty { return id }
