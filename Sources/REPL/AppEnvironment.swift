@@ -70,7 +70,8 @@ struct AppEnvironment {
         let config = await ConfigProvider.start(
             configURL: selection.url, defaults: defaults,
             local: StorageConfigCache(repository: ConfigCacheRepository(database: store.database)),
-            remote: HTTPConfigLoader(transport: transport, now: now), installationID: installation, now: now)
+            remote: HTTPConfigLoader(transport: transport, now: now), installationID: installation, now: now,
+            activity: { logger.debug("config refresh: \($0)") })
         if let problem = config.cacheProblem { logger.warning("config cache: \(problem.localizedDescription)") }
         let feeds = FeedService(
             store: store,

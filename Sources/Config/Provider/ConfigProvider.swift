@@ -36,8 +36,7 @@ public actor ConfigProvider {
     private var active: CachedConfig?
     private var inFlight: RefreshFlight?
     private var flightsStarted = 0
-    /// Callers that joined a refresh already in flight (for tests of single flight).
-    private(set) var joinedCallers = 0
+    private let activity: (@Sendable (ConfigRefreshActivity) -> Void)?
 
     private typealias Activation = (changed: [String], warnings: [String])
 
@@ -63,11 +62,14 @@ public actor ConfigProvider {
     ///   - minimumFetchInterval: the throttle when the configuration sets no
     ///     `refreshIntervalMinutes`.
     ///   - now: the clock.
+    ///   - activity: told when a refresh starts, is joined and ends (for diagnostics).
     public init(
         configURL: URL, defaults: AppConfig, cached: CachedConfig?, cacheProblem: ConfigError? = nil,
         local: any LocalConfigLoading, remote: any RemoteConfigLoading, installationID: String,
-        minimumFetchInterval: TimeInterval = 12 * 3600, now: @escaping @Sendable () -> Date = { Date() }
+        minimumFetchInterval: TimeInterval = 12 * 3600, now: @escaping @Sendable () -> Date = { Date() },
+        activity: (@Sendable (ConfigRefreshActivity) -> Void)? = nil
     ) {
+        self.activity = activity
         self.configURL = configURL
         self.installationID = installationID
         self.local = local
@@ -97,14 +99,15 @@ public actor ConfigProvider {
     public static func start(
         configURL: URL, defaults: AppConfig, local: any LocalConfigLoading, remote: any RemoteConfigLoading,
         installationID: String, minimumFetchInterval: TimeInterval = 12 * 3600,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, activity: (@Sendable (ConfigRefreshActivity) -> Void)? = nil
     ) async -> ConfigProvider {
         var cached: CachedConfig?
         var problem: ConfigError?
         do { cached = try await local.fetch() } catch { problem = error }
         return ConfigProvider(
             configURL: configURL, defaults: defaults, cached: cached, cacheProblem: problem, local: local,
-            remote: remote, installationID: installationID, minimumFetchInterval: minimumFetchInterval, now: now)
+            remote: remote, installationID: installationID, minimumFetchInterval: minimumFetchInterval, now: now,
+            activity: activity)
     }
 
     /// Fetches the configuration unless the minimum fetch interval has not passed (`force`
@@ -119,15 +122,23 @@ public actor ConfigProvider {
         }
         if Task.isCancelled { return .failed(.cancelled) }
         if let inFlight {
-            joinedCallers += 1
+            activity?(.joined)
             return await inFlight.outcome()
         }
         if !force, let next = nextRefreshAllowed, next > now() {
             return .throttled(until: next)
         }
         flightsStarted += 1
+        activity?(.started)
         let number = flightsStarted
-        let flight = RefreshFlight(number: number, task: Task { await self.performRefresh(flight: number) })
+        let activity = self.activity
+        let flight = RefreshFlight(
+            number: number,
+            task: Task {
+                let outcome = await self.performRefresh(flight: number)
+                activity?(.finished(outcome))
+                return outcome
+            })
         inFlight = flight
         return await flight.outcome()
     }

@@ -73,3 +73,14 @@ public struct ConfigUpdate: Sendable, Hashable {
         self.changedKeys = changedKeys
     }
 }
+
+/// What a refresh is doing, as it happens, for diagnostics (the program logs it under
+/// `TIDINGS_LOG=debug`).
+public enum ConfigRefreshActivity: Sendable, Hashable {
+    /// A caller started a fetch.
+    case started
+    /// A caller joined the fetch already in flight, and will get its outcome.
+    case joined
+    /// A fetch ended with this outcome.
+    case finished(ConfigRefreshOutcome)
+}

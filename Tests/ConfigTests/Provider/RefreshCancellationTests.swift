@@ -74,12 +74,12 @@ struct RefreshCancellationTests {
             release.open()
         }
         defer { backstop.cancel() }
-        let provider = await Fixture.provider(transport: transport)
+        let activity = ActivityLog()
+        let provider = await Fixture.provider(transport: transport, activity: activity)
         let staying = Task { await provider.refresh(force: true) }
         await started.wait()
         let leaving = Task { await provider.refresh(force: true) }
-        for _ in 0..<10_000 where await provider.joinedCallers < 1 { try await Task.sleep(for: .milliseconds(1)) }
-        #expect(await provider.joinedCallers == 1)
+        await activity.waitForJoins(1)
         leaving.cancel()
         #expect(await leaving.value == .failed(.cancelled))
         #expect(!release.isOpen, "the cancelled caller waited for the fetch to end")

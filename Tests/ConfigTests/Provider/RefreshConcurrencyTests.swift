@@ -19,22 +19,22 @@ struct RefreshConcurrencyTests {
         }
         // The gate holds the fetch until every caller has joined, which can take seconds on a
         // loaded machine: the loader's own time limit must not end the fetch first.
+        let activity = ActivityLog()
         let provider = await Fixture.provider(
-            transport: transport, remote: HTTPConfigLoader(transport: transport, timeout: .seconds(300)))
+            transport: transport, remote: HTTPConfigLoader(transport: transport, timeout: .seconds(300)),
+            activity: activity)
 
         let outcomes = await withTaskGroup(of: ConfigRefreshOutcome.self) { group in
             for _ in 0..<50 { group.addTask { await provider.refresh(force: true) } }
-            // Open the gate only once the 49 other callers have joined the refresh in flight.
-            var polls = 0
-            while await provider.joinedCallers < 49, polls < 10_000 {
-                polls += 1
-                try? await Task.sleep(for: .milliseconds(1))
-            }
+            // Open the gate only once the 49 other callers have joined the refresh in flight (the
+            // provider says so as each joins).
+            await activity.waitForJoins(49)
             gate.open()
             return await group.reduce(into: []) { $0.append($1) }
         }
 
-        #expect(await provider.joinedCallers == 49)
+        #expect(activity.all.filter { $0 == .started } == [.started])
+        #expect(activity.joined == 49)
         #expect(transport.requests.count == 1)
         #expect(outcomes.count == 50)
         #expect(Set(outcomes) == [.updated(changedKeys: ["minVersion"])])

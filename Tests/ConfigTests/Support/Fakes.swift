@@ -85,10 +85,41 @@ enum Fixture {
     static func provider(
         transport: InMemoryTransport, cache: MemoryConfigCache = MemoryConfigCache(),
         clock: ManualClock = ManualClock(),
-        remote: (any RemoteConfigLoading)? = nil, installationID: String = "test-installation"
+        remote: (any RemoteConfigLoading)? = nil, installationID: String = "test-installation",
+        activity: ActivityLog? = nil
     ) async -> ConfigProvider {
-        await ConfigProvider.start(
+        var report: (@Sendable (ConfigRefreshActivity) -> Void)?
+        if let activity { report = { activity.record($0) } }
+        return await ConfigProvider.start(
             configURL: url, defaults: defaults, local: cache, remote: remote ?? loader(transport, clock: clock),
-            installationID: installationID, now: clock.function)
+            installationID: installationID, now: clock.function, activity: report)
+    }
+}
+
+/// What a provider reported of its refreshes, and a wait for a number of joins.
+final class ActivityLog: Sendable {
+    private let events = Mutex<[ConfigRefreshActivity]>([])
+    private let joinWaiters = Mutex<[(count: Int, gate: Gate)]>([])
+
+    var all: [ConfigRefreshActivity] { events.withLock { $0 } }
+    var joined: Int { all.filter { $0 == .joined }.count }
+
+    func record(_ event: ConfigRefreshActivity) {
+        let joins = events.withLock { events -> Int in
+            events.append(event)
+            return events.filter { $0 == .joined }.count
+        }
+        joinWaiters.withLock { waiters in
+            for waiter in waiters where waiter.count <= joins { waiter.gate.open() }
+            waiters.removeAll { $0.count <= joins }
+        }
+    }
+
+    /// Returns once `count` callers have joined a refresh in flight.
+    func waitForJoins(_ count: Int) async {
+        let gate = Gate()
+        joinWaiters.withLock { $0.append((count, gate)) }
+        if joined >= count { gate.open() }
+        await gate.wait()
     }
 }

@@ -44,6 +44,14 @@ struct EndToEndTests {
                 added.out == "added feed #1 \"Garden\": 3 items (3 new)\nadded feed #2 \"Kitchen\": 2 items (2 new)\n")
 
             #expect(try tidings(["config refresh"]).out == "config refreshed: changed maxConcurrentRefreshes\n")
+            // The provider's activity reaches the debug log.
+            let logged = try TidingsBinary.run(
+                [
+                    "--home", home.path, "--config-url", base.appendingPathComponent("config.json").absoluteString,
+                    "-c", "config refresh",
+                ], environment: ["TIDINGS_LOG": "debug"])
+            #expect(logged.err.contains("config refresh: started"), "\(logged.err)")
+            #expect(logged.err.contains("config refresh: finished("), "\(logged.err)")
             let refreshed = try tidings(["feed refresh"], json: true)
             #expect(refreshed.out.contains(#""not_modified":2"#) && refreshed.out.contains(#""refreshed":2"#))
 
