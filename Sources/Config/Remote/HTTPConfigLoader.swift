@@ -41,19 +41,17 @@ public struct HTTPConfigLoader: RemoteConfigLoading {
     /// - Throws: `ConfigError`; see `RemoteConfigLoading`.
     public func fetch(from url: URL, validators: ConfigValidators) async throws(ConfigError) -> RemoteConfigResponse {
         if url.isFileURL { return try readFile(url) }
-        var request = HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: timeout.timeInterval)
-        if let etag = validators.etag { request.headers["If-None-Match"] = etag }
-        if let lastModified = validators.lastModified { request.headers["If-Modified-Since"] = lastModified }
-
-        let response = try await send(request)
-        if response.status == 304 { return .notModified }
+        let request = HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: timeout.timeInterval)
+        let answer = try await send(
+            request, validators: HTTPValidators(etag: validators.etag, lastModified: validators.lastModified))
+        guard case .response(let response, let carried) = answer else { return .notModified }
         guard response.status == 200 else { throw .httpStatus(url: url, status: response.status) }
         guard response.body.count <= maxBodySize else { throw .bodyTooLarge(url: url, limit: maxBodySize) }
         if let kind = Self.nonJSONKind(response) { throw .notJSON(url: url, contentType: kind) }
         let config = try ConfigDocument.decode(response.body, source: "remote")
         let document = CachedConfig(
-            body: response.body, etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"],
-            fetchedAt: now(), sourceURL: url)
+            body: response.body, etag: carried.etag, lastModified: carried.lastModified, fetchedAt: now(),
+            sourceURL: url)
         return .modified(config, document)
     }
 
@@ -72,15 +70,17 @@ public struct HTTPConfigLoader: RemoteConfigLoading {
         return .modified(config, CachedConfig(body: data, fetchedAt: now(), sourceURL: url))
     }
 
-    /// Sends through an `APIClient` (redirects, retries) racing the time limit.
-    private func send(_ request: HTTPRequest) async throws(ConfigError) -> HTTPResponse {
+    /// Sends a conditional GET through an `APIClient` (redirects, retries) racing the time limit.
+    private func send(_ request: HTTPRequest, validators: HTTPValidators) async throws(ConfigError)
+        -> ConditionalResponse
+    {
         let client = APIClient(baseURL: request.url, transport: transport, retry: retry)
         let timeout = self.timeout
         let sleep = self.sleep
-        let result = await withTaskGroup(of: Result<HTTPResponse, NetworkError>?.self) { group in
+        let result = await withTaskGroup(of: Result<ConditionalResponse, NetworkError>?.self) { group in
             group.addTask {
                 do throws(NetworkError) {
-                    return .success(try await client.send(request))
+                    return .success(try await client.conditionalGet(request, validators: validators))
                 } catch {
                     return .failure(error)
                 }

@@ -96,25 +96,27 @@ public struct HTTPFeedFetcher: FeedFetching {
         guard ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
             throw .invalidURL("\(url.absoluteString) (only http, https and file URLs can be fetched)")
         }
-        var request = HTTPRequest(url: url, headers: ["Accept": Self.accept], timeout: timeout)
-        if let etag { request.headers["If-None-Match"] = etag }
-        if let lastModified { request.headers["If-Modified-Since"] = lastModified }
+        let request = HTTPRequest(url: url, headers: ["Accept": Self.accept], timeout: timeout)
         let client = APIClient(baseURL: url, transport: transport, retry: .never)
         let response: HTTPResponse
+        let validators: HTTPValidators
         do {
-            response = try await client.send(request)
+            switch try await client.conditionalGet(
+                request, validators: HTTPValidators(etag: etag, lastModified: lastModified))
+            {
+            case .notModified: return .notModified
+            case .response(let answer, let carried): (response, validators) = (answer, carried)
+            }
         } catch {
             throw FeedError(error)
         }
         switch response.status {
-        case 304:
-            return .notModified
         case 200..<300:
             let type = response.headers["Content-Type"]
             return .fetched(
                 FetchedDocument(
-                    body: response.body, url: response.url, etag: response.headers["ETag"],
-                    lastModified: response.headers["Last-Modified"], charset: response.charset,
+                    body: response.body, url: response.url, etag: validators.etag,
+                    lastModified: validators.lastModified, charset: response.charset,
                     mediaType: type.map {
                         $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
                     },

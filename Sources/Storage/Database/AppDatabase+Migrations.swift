@@ -39,6 +39,11 @@ extension AppDatabase {
             }
         }
         migrator.registerMigration("v6-substring-search", migrate: createSubstringSearch)
+        migrator.registerMigration("v7-no-http-cache") { db in
+            // No code path stored HTTP bodies: feeds keep their validators in their rows and the
+            // configuration in its own cache.
+            try db.drop(table: "httpCache")
+        }
         return migrator
     }
 

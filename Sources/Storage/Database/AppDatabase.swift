@@ -203,11 +203,11 @@ public final class AppDatabase: Sendable {
         return !tables.tables.isSuperset(of: Self.tablesOfTheFirstMigration) || !tables.migrations.contains("v1")
     }
 
-    /// The tables every Tidings file has had since its first migration: a file holding anything
-    /// else, or less, is someone else's.
+    /// The tables every Tidings file has had since its first migration (`httpCache` too, until
+    /// `v7` dropped it): a file holding less is someone else's.
     static let tablesOfTheFirstMigration: Set<String> = [
         "grdb_migrations", "feed", "article", "articleStatus", "articleSearch", "articleSearchState", "task",
-        "taskCompletion", "configCache", "httpCache",
+        "taskCompletion", "configCache",
     ]
 
     /// Whether a non-empty `-wal` file lies beside `path`.

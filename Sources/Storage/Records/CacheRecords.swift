@@ -36,32 +36,3 @@ struct ConfigAttemptRecord: Codable, FetchableRecord, PersistableRecord {
     var at: Double
     var result: String
 }
-
-/// An `httpCache` row, keyed by URL.
-struct HTTPCacheRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "httpCache"
-
-    var url: String
-    var body: Data
-    var etag: String?
-    var lastModified: String?
-    var maxAge: Double?
-    var storedAt: Double
-
-    init(_ entry: HTTPCacheEntry) {
-        url = entry.url.absoluteString
-        body = entry.body
-        etag = entry.etag
-        lastModified = entry.lastModified
-        maxAge = entry.maxAge
-        storedAt = entry.storedAt.timeIntervalSince1970
-    }
-
-    var entry: HTTPCacheEntry? {
-        URL(string: url).map {
-            HTTPCacheEntry(
-                url: $0, body: body, etag: etag, lastModified: lastModified, maxAge: maxAge,
-                storedAt: Date(timeIntervalSince1970: storedAt))
-        }
-    }
-}

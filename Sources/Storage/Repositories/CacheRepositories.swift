@@ -33,35 +33,3 @@ public struct ConfigCacheRepository: Sendable {
         }
     }
 }
-
-/// Stored HTTP responses by URL, for conditional requests and offline fallback.
-public struct HTTPCacheRepository: Sendable {
-    private let database: AppDatabase
-
-    /// Creates the repository over a database.
-    public init(database: AppDatabase) { self.database = database }
-
-    /// The entry for `url`, if one is stored.
-    public func entry(for url: URL) async throws(StorageError) -> HTTPCacheEntry? {
-        try await database.read { db in try HTTPCacheRecord.fetchOne(db, key: url.absoluteString)?.entry }
-    }
-
-    /// Stores or replaces the entry for its URL.
-    public func store(_ entry: HTTPCacheEntry) async throws(StorageError) {
-        try await database.write(source: .app) { db in try HTTPCacheRecord(entry).save(db) }
-    }
-
-    /// Removes the entry for `url` (after `no-store`, or a 404).
-    public func removeEntry(for url: URL) async throws(StorageError) {
-        _ = try await database.write(source: .app) { db in try HTTPCacheRecord.deleteOne(db, key: url.absoluteString) }
-    }
-
-    /// Removes entries stored before `date`; returns how many.
-    @discardableResult
-    public func removeEntries(storedBefore date: Date) async throws(StorageError) -> Int {
-        let cutoff = date.timeIntervalSince1970
-        return try await database.write(source: .app) { db in
-            try HTTPCacheRecord.filter(Column("storedAt") < cutoff).deleteAll(db)
-        }
-    }
-}

@@ -156,21 +156,4 @@ struct FeedAndCacheRepositoryTests {
         #expect(try await cache.load() == second)
     }
 
-    @Test("HTTP cache entries are kept per URL with validators and freshness")
-    func httpCache() async throws {
-        let cache = HTTPCacheRepository(database: try AppDatabase.inMemory())
-        let url = URL(string: "https://a.example/feed?x=1")!
-        let entry = HTTPCacheEntry(
-            url: url, body: Data("<rss/>".utf8), etag: "\"e\"", lastModified: "yesterday", maxAge: 60, storedAt: now)
-        try await cache.store(entry)
-        #expect(try await cache.entry(for: url) == entry)
-        #expect(entry.isFresh(at: now.addingTimeInterval(59)))
-        #expect(!entry.isFresh(at: now.addingTimeInterval(60)))
-        #expect(!HTTPCacheEntry(url: url, body: Data(), storedAt: now).isFresh(at: now))
-        #expect(try await cache.removeEntries(storedBefore: now) == 0)
-        #expect(try await cache.removeEntries(storedBefore: now.addingTimeInterval(1)) == 1)
-        try await cache.store(entry)
-        try await cache.removeEntry(for: url)
-        #expect(try await cache.entry(for: url) == nil)
-    }
 }
