@@ -3,6 +3,7 @@ import Config
 import Feed
 import Foundation
 import Models
+import Networking
 
 #if canImport(Glibc)
     import Glibc
@@ -172,10 +173,9 @@ struct TidingsCommand: AsyncParsableCommand {
             // Bytes that are not UTF-8 become U+FFFD, as on standard input and in -c.
             let text: String
             do {
-                text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: script)), as: UTF8.self)
+                text = String(decoding: try LocalFile.read(URL(fileURLWithPath: script)), as: UTF8.self)
             } catch {
-                let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-                Console.standard.err("tidings: cannot read the script \(script): \(reason)")
+                Console.standard.err("tidings: cannot read the script \(script): \(error.reason)")
                 throw ExitCode(2)
             }
             // Any line ending: "\r\n" is one Character in Swift, so splitting on "\n" would miss it.

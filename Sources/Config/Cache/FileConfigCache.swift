@@ -1,5 +1,6 @@
 public import Foundation
 import Models
+import Networking
 
 /// Keeps the cached configuration in one JSON file (`config-cache.json` in the home
 /// directory by default).
@@ -42,10 +43,10 @@ public struct FileConfigCache: LocalConfigLoading {
     public func load() throws(ConfigError) -> CachedConfig? {
         let data: Data
         do {
-            data = try Data(contentsOf: fileURL)
+            data = try LocalFile.read(fileURL)
         } catch {
             guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
-            throw .cacheUnreadable(location: fileURL.path, detail: error.localizedDescription)
+            throw .cacheUnreadable(location: fileURL.path, detail: error.reason)
         }
         do {
             let envelope = try JSONDecoder().decode(Envelope.self, from: data)
@@ -90,7 +91,7 @@ public struct FileConfigCache: LocalConfigLoading {
 
     /// The last refresh attempt recorded; `nil` when none was or the file cannot be read.
     public func lastAttempt() async -> ConfigAttempt? {
-        guard let data = try? Data(contentsOf: attemptURL) else { return nil }
+        guard let data = try? LocalFile.read(attemptURL) else { return nil }
         return try? JSONDecoder().decode(ConfigAttempt.self, from: data)
     }
 

@@ -15,16 +15,38 @@ public final class AppDatabase: Sendable {
     /// Where the database lives, for error messages.
     public let path: String
 
+    /// How a database file is opened.
+    public struct Options: Sendable, Hashable {
+        /// Open for reading only: nothing is written, not even a migration, so a file that
+        /// needs one is refused (`.cannotOpen`). Writes fail with `.sqlite`.
+        public var readOnly: Bool
+        /// How long a statement waits for another process's transaction before failing with
+        /// "database is locked".
+        public var busyTimeout: Duration
+
+        /// Options; by default read-write, waiting up to 5 seconds for other processes.
+        public init(readOnly: Bool = false, busyTimeout: Duration = .seconds(5)) {
+            self.readOnly = readOnly
+            self.busyTimeout = busyTimeout
+        }
+    }
+
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     ///
     /// - Throws: `StorageError.notADatabase` for a file that is not SQLite (the file is left
     ///   untouched), `.newerSchema` for a file from a newer Tidings, `.cannotOpen` when the
-    ///   directory is missing or not writable.
-    public convenience init(path: String) throws(StorageError) {
-        try self.init(path: path, onStatement: nil)
+    ///   directory is missing or not writable (or, read-only, when the file is missing or needs
+    ///   a migration).
+    public convenience init(path: String, options: Options = Options()) throws(StorageError) {
+        try self.init(path: path, options: options, onStatement: nil)
     }
 
-    convenience init(path: String, onStatement: (@Sendable (String) -> Void)?) throws(StorageError) {
+    convenience init(
+        path: String, options: Options = Options(), onStatement: (@Sendable (String) -> Void)?
+    ) throws(StorageError) {
+        if options.readOnly, !FileManager.default.fileExists(atPath: path) {
+            throw .cannotOpen(path: path, reason: "there is no database to open read-only")
+        }
         let directory = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         if !directory.isEmpty,
@@ -51,12 +73,13 @@ public final class AppDatabase: Sendable {
         }
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: Self.configuration(onStatement: onStatement))
+            pool = try DatabasePool(
+                path: path, configuration: Self.configuration(options: options, onStatement: onStatement))
         } catch {
             throw Self.storageError(error, path: path)
         }
-        try self.init(writer: pool, path: path)
-        if !marked {
+        try self.init(writer: pool, path: path, readOnly: options.readOnly)
+        if !marked, !options.readOnly {
             // Mark the file as Tidings' own (new, or from before the mark) and move the mark into
             // the file itself now, so the next start reads it from the header alone. A file that
             // cannot take the mark (read-only) is still opened: its schema was checked above.
@@ -77,14 +100,14 @@ public final class AppDatabase: Sendable {
 
     static func inMemory(onStatement: (@Sendable (String) -> Void)?) throws(StorageError) -> AppDatabase {
         do {
-            let queue = try DatabaseQueue(configuration: configuration(onStatement: onStatement))
-            return try AppDatabase(writer: queue, path: ":memory:")
+            let queue = try DatabaseQueue(configuration: configuration(options: Options(), onStatement: onStatement))
+            return try AppDatabase(writer: queue, path: ":memory:", readOnly: false)
         } catch {
             throw storageError(error, path: ":memory:")
         }
     }
 
-    private init(writer: any DatabaseWriter, path: String) throws(StorageError) {
+    private init(writer: any DatabaseWriter, path: String, readOnly: Bool) throws(StorageError) {
         self.writer = writer
         self.path = path
         tracker = ChangeTracker()
@@ -93,7 +116,16 @@ public final class AppDatabase: Sendable {
             if try writer.read({ db in try migrator.hasBeenSuperseded(db) }) {
                 throw StorageError.newerSchema(path: path)
             }
-            try migrator.migrate(writer)
+            if readOnly {
+                guard try writer.read({ db in try migrator.hasCompletedMigrations(db) }) else {
+                    throw StorageError.cannotOpen(
+                        path: path, reason: "it needs an upgrade to this version's schema, which read-only forbids")
+                }
+            } else {
+                try migrator.migrate(writer)
+            }
+        } catch let error as StorageError {
+            throw error
         } catch {
             throw Self.storageError(error, path: path)
         }
@@ -148,10 +180,14 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    private static func configuration(onStatement: (@Sendable (String) -> Void)?) -> Configuration {
+    private static func configuration(options: Options, onStatement: (@Sendable (String) -> Void)?)
+        -> Configuration
+    {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(5)
+        configuration.readonly = options.readOnly
+        let (seconds, attoseconds) = options.busyTimeout.components
+        configuration.busyMode = .timeout(max(0, Double(seconds) + Double(attoseconds) * 1e-18))
         configuration.label = "Tidings"
         configuration.prepareDatabase { db in
             // In WAL mode NORMAL never corrupts and never loses a commit when the process dies;
