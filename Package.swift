@@ -12,7 +12,8 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Tidings",
-    platforms: [.macOS(.v15)],
+    // Mutex (Synchronization) needs macOS 15, iOS 18 and their siblings.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Models", targets: ["Models"]),
         .library(name: "Networking", targets: ["Networking"]),
@@ -30,14 +31,18 @@ let package = Package(
         .target(name: "Models", swiftSettings: swiftSettings),
         .testTarget(name: "ModelsTests", dependencies: ["Models"], swiftSettings: swiftSettings),
 
-        // libcurl, opened with dlopen on the first request (no HTTP stack at start-up).
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // libcurl, opened with dlopen on the first request (no HTTP stack at start-up); Linux only.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "Networking",
-            dependencies: ["Models", "CCurl"],
+            dependencies: ["Models", .target(name: "CCurl", condition: .when(platforms: [.linux]))],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "NetworkingTests", dependencies: ["Networking", "Models", "CCurl"],
+            name: "NetworkingTests",
+            dependencies: [
+                "Networking", "Models",
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+            ],
             exclude: ["Support/test_server.py"],
             swiftSettings: swiftSettings),
 
