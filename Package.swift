@@ -10,6 +10,9 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Apple platforms: `URLSessionTransport` is their network transport (libcurl's `CCurl` is Linux only).
+let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS]
+
 let package = Package(
     name: "Tidings",
     // Mutex (Synchronization) needs macOS 15, iOS 18 and their siblings.
@@ -17,6 +20,8 @@ let package = Package(
     products: [
         .library(name: "Models", targets: ["Models"]),
         .library(name: "Networking", targets: ["Networking"]),
+        .library(name: "URLSessionNetworking", targets: ["URLSessionNetworking"]),
+        .library(name: "DefaultTransport", targets: ["DefaultTransport"]),
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Config", targets: ["Config"]),
         .library(name: "Feed", targets: ["Feed"]),
@@ -37,10 +42,21 @@ let package = Package(
             name: "Networking",
             dependencies: ["Models", .target(name: "CCurl", condition: .when(platforms: [.linux]))],
             swiftSettings: swiftSettings),
+        // URLSessionTransport: FoundationNetworking on Linux, so nothing the executable links
+        // depends on it there (see DefaultTransport).
+        .target(name: "URLSessionNetworking", dependencies: ["Networking"], swiftSettings: swiftSettings),
+        // The platform's network transport for a composition root: CurlTransport on Linux,
+        // URLSessionTransport on Apple platforms.
+        .target(
+            name: "DefaultTransport",
+            dependencies: [
+                "Networking", .target(name: "URLSessionNetworking", condition: .when(platforms: applePlatforms)),
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "NetworkingTests",
             dependencies: [
-                "Networking", "Models",
+                "Networking", "URLSessionNetworking", "DefaultTransport", "Models",
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ],
             exclude: ["Support/test_server.py"],
