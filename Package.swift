@@ -10,12 +10,18 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Apple platforms: `URLSessionTransport` is their network transport (libcurl's `CCurl` is Linux only).
+let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS]
+
 let package = Package(
     name: "Tidings",
-    platforms: [.macOS(.v15)],
+    // Mutex (Synchronization) needs macOS 15, iOS 18 and their siblings.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Models", targets: ["Models"]),
         .library(name: "Networking", targets: ["Networking"]),
+        .library(name: "URLSessionNetworking", targets: ["URLSessionNetworking"]),
+        .library(name: "DefaultTransport", targets: ["DefaultTransport"]),
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Config", targets: ["Config"]),
         .library(name: "Feed", targets: ["Feed"]),
@@ -30,14 +36,29 @@ let package = Package(
         .target(name: "Models", swiftSettings: swiftSettings),
         .testTarget(name: "ModelsTests", dependencies: ["Models"], swiftSettings: swiftSettings),
 
-        // libcurl, opened with dlopen on the first request (no HTTP stack at start-up).
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // libcurl, opened with dlopen on the first request (no HTTP stack at start-up); Linux only.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "Networking",
-            dependencies: ["Models", "CCurl"],
+            dependencies: ["Models", .target(name: "CCurl", condition: .when(platforms: [.linux]))],
+            swiftSettings: swiftSettings),
+        // URLSessionTransport: FoundationNetworking on Linux, so nothing the executable links
+        // depends on it there (see DefaultTransport).
+        .target(name: "URLSessionNetworking", dependencies: ["Networking"], swiftSettings: swiftSettings),
+        // The platform's network transport for a composition root: CurlTransport on Linux,
+        // URLSessionTransport on Apple platforms.
+        .target(
+            name: "DefaultTransport",
+            dependencies: [
+                "Networking", .target(name: "URLSessionNetworking", condition: .when(platforms: applePlatforms)),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "NetworkingTests", dependencies: ["Networking", "Models", "CCurl"],
+            name: "NetworkingTests",
+            dependencies: [
+                "Networking", "URLSessionNetworking", "DefaultTransport", "Models",
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+            ],
             exclude: ["Support/test_server.py"],
             swiftSettings: swiftSettings),
 
@@ -95,7 +116,8 @@ let package = Package(
         .executableTarget(
             name: "REPL",
             dependencies: [
-                "Models", "Networking", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts", "CTerminal",
+                "Models", "Networking", "DefaultTransport", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts",
+                "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -45,8 +45,9 @@ public enum NetworkError: Error, Sendable, Equatable, LocalizedError {
         }
     }
 
-    /// The lower-cased scheme of `url` when it is not http or https (`nil` for a web URL).
-    static func unfetchableScheme(_ url: URL) -> String? {
+    /// The lower-cased scheme of `url` when it is not http or https (`nil` for a web URL): every
+    /// transport refuses such a URL with `.unsupportedScheme` before sending anything.
+    package static func unfetchableScheme(_ url: URL) -> String? {
         let scheme = url.scheme?.lowercased() ?? ""
         return scheme == "http" || scheme == "https" ? nil : (scheme.isEmpty ? "(none)" : scheme)
     }

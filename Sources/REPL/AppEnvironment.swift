@@ -1,4 +1,5 @@
 import Config
+import DefaultTransport
 import Feed
 import Foundation
 import Logging
@@ -91,7 +92,7 @@ struct AppEnvironment {
     /// The network transport of this platform: the one place the program chooses it (the
     /// REPL's services and `tidings parse` both get it here).
     static func defaultTransport() -> any HTTPTransport {
-        CurlTransport()
+        makeDefaultTransport(configuration: TransportConfiguration())
     }
 
     /// The config URL to fetch, and why `$TIDINGS_CONFIG_URL` could not be used (it matters only

@@ -1,120 +1,112 @@
-import CCurl
-public import Foundation
+#if os(Linux)
+    import CCurl
+    import Foundation
 
-/// The network transport: libcurl, opened on the first request (see `CCurl`), with a timeout,
-/// no cache (caching is `CachingClient`'s job), no automatic redirects (the client follows them
-/// so it can count them and report permanent moves), compressed bodies accepted, and a body
-/// size cap enforced while the body arrives.
-///
-/// Why not `URLSession`: on Linux it is FoundationNetworking, which links libcurl and its forty
-/// dependencies into every process at start-up, doubling the start-up time of a command that
-/// fetches nothing. Each request runs on its own worker thread; cancelling the calling task
-/// stops it.
-public final class CurlTransport: HTTPTransport {
-    /// The transport's limits.
-    public struct Configuration: Sendable {
-        /// Seconds a whole exchange may take.
-        public var timeout: TimeInterval
-        /// The largest body accepted, in bytes.
-        public var maxBodySize: Int
-        /// The `User-Agent` sent with every request.
-        public var userAgent: String
-
-        /// Creates a configuration; the defaults are 30 s, 10 MB and `Tidings/1.0`.
-        public init(timeout: TimeInterval = 30, maxBodySize: Int = 10_000_000, userAgent: String = "Tidings/1.0") {
-            self.timeout = timeout
-            self.maxBodySize = maxBodySize
-            self.userAgent = userAgent
-        }
-    }
-
-    private let configuration: Configuration
-
-    /// Creates a transport.
-    public init(configuration: Configuration = Configuration()) {
-        self.configuration = configuration
-    }
-
-    /// Sends one request; redirects come back as 3xx responses.
+    /// The network transport: libcurl, opened on the first request (see `CCurl`), with a timeout,
+    /// no cache (caching is the caller's, through `APIClient.conditionalGet`), no automatic
+    /// redirects (the client follows them so it can count them and report permanent moves),
+    /// compressed bodies accepted, and a body size cap enforced while the body arrives.
     ///
-    /// - Throws: `.unsupportedScheme` for a URL that is not http or https (libcurl is also
-    ///   restricted to those two, so no other protocol can be reached by any path).
-    public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
-        if let scheme = NetworkError.unfetchableScheme(request.url) {
-            throw .unsupportedScheme(scheme, request.url)
+    /// Why not `URLSession`: on Linux it is FoundationNetworking, which links libcurl and its forty
+    /// dependencies into every process at start-up, doubling the start-up time of a command that
+    /// fetches nothing. Each request runs on its own worker thread; cancelling the calling task
+    /// stops it. Linux only (the `CCurl` target is built for Linux only); on Apple platforms
+    /// `URLSessionTransport` (module `URLSessionNetworking`) is the network transport, and
+    /// `makeDefaultTransport(configuration:)` (module `DefaultTransport`) picks the one for the
+    /// platform.
+    public final class CurlTransport: HTTPTransport {
+        /// The transport's limits (shared with `URLSessionTransport`).
+        public typealias Configuration = TransportConfiguration
+
+        private let configuration: Configuration
+
+        /// Creates a transport.
+        public init(configuration: Configuration = Configuration()) {
+            self.configuration = configuration
         }
-        guard let handle = tidings_http_request_new() else { throw .transport("out of memory") }
-        let exchange = Exchange(handle: handle)
-        defer { tidings_http_request_free(handle) }
-        let timeout = request.timeout ?? configuration.timeout
-        let configuration = self.configuration
-        if Task.isCancelled { throw .cancelled }
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation {
-                (continuation: CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>) in
-                Thread.detachNewThread {
-                    continuation.resume(returning: exchange.perform(request, timeout: timeout, configuration))
+
+        /// Sends one request; redirects come back as 3xx responses.
+        ///
+        /// - Throws: `.unsupportedScheme` for a URL that is not http or https (libcurl is also
+        ///   restricted to those two, so no other protocol can be reached by any path).
+        public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
+            if let scheme = NetworkError.unfetchableScheme(request.url) {
+                throw .unsupportedScheme(scheme, request.url)
+            }
+            guard let handle = tidings_http_request_new() else { throw .transport("out of memory") }
+            let exchange = Exchange(handle: handle)
+            defer { tidings_http_request_free(handle) }
+            let timeout = request.timeout ?? configuration.timeout
+            let configuration = self.configuration
+            if Task.isCancelled { throw .cancelled }
+            let result = await withTaskCancellationHandler {
+                await withCheckedContinuation {
+                    (continuation: CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>) in
+                    Thread.detachNewThread {
+                        continuation.resume(returning: exchange.perform(request, timeout: timeout, configuration))
+                    }
+                }
+            } onCancel: {
+                exchange.cancel()
+            }
+            return try result.get()
+        }
+    }
+
+    /// One request's libcurl handle. `@unchecked Sendable`: the handle is created before the worker
+    /// thread starts and freed after it has finished; meanwhile the only call made from another
+    /// thread is `tidings_http_cancel`, which sets an atomic flag.
+    private struct Exchange: @unchecked Sendable {
+        let handle: OpaquePointer
+
+        func cancel() { tidings_http_cancel(handle) }
+
+        func perform(
+            _ request: HTTPRequest, timeout: TimeInterval, _ configuration: CurlTransport.Configuration
+        ) -> Result<HTTPResponse, NetworkError> {
+            var result = tidings_http_result()
+            let lines = request.headers.map { "\($0.key): \($0.value)" }
+            let cLines = lines.map { strdup($0) }
+            defer { for line in cLines { free(line) } }
+            let pointers = cLines.map { UnsafePointer($0) }
+            let body = request.body ?? Data()
+            body.withUnsafeBytes { bytes in
+                pointers.withUnsafeBufferPointer { headers in
+                    tidings_http_perform(
+                        handle, request.method.rawValue, request.url.absoluteString, headers.baseAddress, headers.count,
+                        request.body == nil ? nil : bytes.baseAddress, bytes.count, Int(max(1, timeout * 1000)),
+                        configuration.maxBodySize, configuration.userAgent, &result)
                 }
             }
-        } onCancel: {
-            exchange.cancel()
-        }
-        return try result.get()
-    }
-}
-
-/// One request's libcurl handle. `@unchecked Sendable`: the handle is created before the worker
-/// thread starts and freed after it has finished; meanwhile the only call made from another
-/// thread is `tidings_http_cancel`, which sets an atomic flag.
-private struct Exchange: @unchecked Sendable {
-    let handle: OpaquePointer
-
-    func cancel() { tidings_http_cancel(handle) }
-
-    func perform(
-        _ request: HTTPRequest, timeout: TimeInterval, _ configuration: CurlTransport.Configuration
-    ) -> Result<HTTPResponse, NetworkError> {
-        var result = tidings_http_result()
-        let lines = request.headers.map { "\($0.key): \($0.value)" }
-        let cLines = lines.map { strdup($0) }
-        defer { for line in cLines { free(line) } }
-        let pointers = cLines.map { UnsafePointer($0) }
-        let body = request.body ?? Data()
-        body.withUnsafeBytes { bytes in
-            pointers.withUnsafeBufferPointer { headers in
-                tidings_http_perform(
-                    handle, request.method.rawValue, request.url.absoluteString, headers.baseAddress, headers.count,
-                    request.body == nil ? nil : bytes.baseAddress, bytes.count, Int(max(1, timeout * 1000)),
-                    configuration.maxBodySize, configuration.userAgent, &result)
+            defer { tidings_http_result_free(&result) }
+            let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            switch Int(result.failure) {
+            case TIDINGS_HTTP_OK:
+                let headerText =
+                    result.headers.map {
+                        String(decoding: UnsafeRawBufferPointer(start: $0, count: result.headers_length), as: UTF8.self)
+                    } ?? ""
+                let data = result.body.map { Data(bytes: $0, count: result.body_length) } ?? Data()
+                return .success(
+                    HTTPResponse(status: result.status, headers: Self.headers(headerText), body: data, url: request.url)
+                )
+            case TIDINGS_HTTP_TIMED_OUT: return .failure(.timedOut)
+            case TIDINGS_HTTP_CANCELLED: return .failure(.cancelled)
+            case TIDINGS_HTTP_TOO_LARGE: return .failure(.bodyTooLarge(limit: configuration.maxBodySize))
+            default: return .failure(.transport(message.isEmpty ? "the request failed" : message))
             }
         }
-        defer { tidings_http_result_free(&result) }
-        let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        switch Int(result.failure) {
-        case TIDINGS_HTTP_OK:
-            let headerText =
-                result.headers.map {
-                    String(decoding: UnsafeRawBufferPointer(start: $0, count: result.headers_length), as: UTF8.self)
-                } ?? ""
-            let data = result.body.map { Data(bytes: $0, count: result.body_length) } ?? Data()
-            return .success(
-                HTTPResponse(status: result.status, headers: Self.headers(headerText), body: data, url: request.url))
-        case TIDINGS_HTTP_TIMED_OUT: return .failure(.timedOut)
-        case TIDINGS_HTTP_CANCELLED: return .failure(.cancelled)
-        case TIDINGS_HTTP_TOO_LARGE: return .failure(.bodyTooLarge(limit: configuration.maxBodySize))
-        default: return .failure(.transport(message.isEmpty ? "the request failed" : message))
-        }
-    }
 
-    /// The header block of a response as headers; repeated names are joined with ", ".
-    static func headers(_ block: String) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        for line in block.split(whereSeparator: \.isNewline).dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers[name] = headers[name].map { $0 + ", " + value } ?? value
+        /// The header block of a response as headers; repeated names are joined with ", ".
+        static func headers(_ block: String) -> HTTPHeaders {
+            var headers = HTTPHeaders()
+            for line in block.split(whereSeparator: \.isNewline).dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers[name] = headers[name].map { $0 + ", " + value } ?? value
+            }
+            return headers
         }
-        return headers
     }
-}
+#endif

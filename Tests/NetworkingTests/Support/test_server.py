@@ -4,7 +4,9 @@ when the test ends. Writes its port to the file named by its first argument, the
 until killed."""
 import gzip
 import http.server
+import json
 import os
+import select
 import socket
 import sys
 import threading
@@ -18,6 +20,31 @@ ETAG = '"v1"'
 LAST_MODIFIED = "Sat, 13 Mar 2021 09:00:00 GMT"
 seen = {}
 lock = threading.Lock()
+# Per test id: requests that reached /landing/<id>, and the outcome of /endless/<id> and
+# /hang/<id> (set once the handler has finished, so a test can wait for it).
+landings = {}
+streams = {}
+hangs = {}
+
+
+def record(table, key):
+    """The entry for `key`: an event set when the handler ends, and what it recorded."""
+    with lock:
+        return table.setdefault(key, {"arrived": threading.Event(), "done": threading.Event(), "value": None})
+
+
+def client_closed(connection, seconds):
+    """Waits up to `seconds` for the client to close its end; True if it did."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        readable, _, _ = select.select([connection], [], [], 0.05)
+        if readable:
+            try:
+                if connection.recv(1, socket.MSG_PEEK) == b"":
+                    return True
+            except (ConnectionResetError, OSError):
+                return True
+    return False
 
 # A bare TCP listener that counts connections: a redirect to gopher://, dict://, ftp:// ...
 # pointing here must never reach it.
@@ -59,9 +86,100 @@ class Handler(loopback.Handler):
             if count == 0:
                 return self.send(503, b"busy", {"Retry-After": "1"})
             return self.send(200, b"recovered")
-        if path == "/hang":
-            time.sleep(30)
+        if parts[0] == "hang":
+            # /hang or /hang/<id>: no answer for 30 s, unless the client gives up first (its
+            # closing is recorded for /hangstate/<id>).
+            entry = record(hangs, parts[1] if len(parts) > 1 else None)
+            entry["arrived"].set()
+            closed = client_closed(self.connection, 30)
+            entry["value"] = "closed" if closed else "open"
+            entry["done"].set()
+            if closed:
+                self.close_connection = True
+                return
             return self.send(200, b"too late")
+        if parts[0] == "arrived":
+            # Whether /hang/<id> has been reached (waits up to 10 s for it).
+            return self.send(200, b"yes" if record(hangs, parts[1])["arrived"].wait(10) else b"no")
+        if parts[0] == "hangstate":
+            # How /hang/<id> ended: "closed" when the client closed the connection (waits up to 10 s).
+            entry = record(hangs, parts[1])
+            entry["done"].wait(10)
+            return self.send(200, (entry["value"] or "pending").encode())
+        if parts[0] == "endless":
+            # /endless/<id>: up to 512 MB with no Content-Length, at most about 100 MB/s (so a
+            # transport's reaction time is a few MB, not hundreds); the bytes the socket accepted
+            # are recorded for /sent/<id>.
+            entry = record(streams, parts[1])
+            self.send_response(200)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            chunk = b"e" * 65536
+            sent = 0
+            try:
+                while sent < 512 * 1024 * 1024:
+                    self.wfile.write(chunk)
+                    sent += len(chunk)
+                    time.sleep(0.0005)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            entry["value"] = sent
+            entry["done"].set()
+            self.close_connection = True
+            return
+        if parts[0] == "sent":
+            # The bytes /endless/<id> wrote before the client stopped reading (waits up to 20 s).
+            entry = record(streams, parts[1])
+            entry["done"].wait(20)
+            return self.send(200, str(entry["value"] if entry["value"] is not None else -1).encode())
+        if parts[0] == "bytes":
+            return self.send(200, b"z" * int(parts[1]))
+        if parts[0] == "status":
+            # /status/<code>: that status, with a body unless the status forbids one.
+            code = int(parts[1])
+            return self.send(code, b"" if code in (204, 304) else f"status {code}".encode())
+        if parts[0] == "redirectstatus":
+            # /redirectstatus/<code>/<id>: a redirect to /landing/<id>, which counts its visitors.
+            return self.send(int(parts[1]), b"moved", {"Location": f"/landing/{parts[2]}"})
+        if parts[0] == "landing":
+            with lock:
+                landings[parts[1]] = landings.get(parts[1], 0) + 1
+            return self.send(200, b"landed")
+        if parts[0] == "landings":
+            with lock:
+                return self.send(200, str(landings.get(parts[1], 0)).encode())
+        if path == "/echo":
+            # The request as the server saw it, as JSON (header names lower-cased), with
+            # response headers to read back.
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            seen_request = {
+                "method": self.command,
+                "headers": {name.lower(): value for name, value in self.headers.items()},
+                "body": body.decode("utf-8", "replace"),
+            }
+            return self.send(200, json.dumps(seen_request).encode(),
+                             {"Content-Type": "application/json", "X-Echo-Answer": "Answered"})
+        if path == "/cookie":
+            return self.send(200, b"cookie set", {"Set-Cookie": "session=secret; Path=/"})
+        if parts[0] == "counter":
+            # /counter/<id>: how many times it was asked, marked as cacheable for an hour.
+            with lock:
+                count = seen.get(path, 0) + 1
+                seen[path] = count
+            return self.send(200, str(count).encode(), {"Cache-Control": "max-age=3600", "ETag": f'"{count}"'})
+        if path == "/closedport":
+            # A port nothing listens on: bound, then released.
+            probe = socket.socket()
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+            probe.close()
+            return self.send(200, str(port).encode())
+        if path == "/canaryport":
+            return self.send(200, str(canary.getsockname()[1]).encode())
+        if path == "/gzipbomb":
+            # 5 MB of zeros in about 5 KB: the cap counts the decompressed bytes.
+            return self.send(200, gzip.compress(b"\0" * (5 * 1000 * 1000)), {"Content-Encoding": "gzip"})
         if path == "/big":
             return self.send(200, b"x" * (11 * 1000 * 1000))
         if path == "/bigstream":
@@ -104,6 +222,8 @@ class Handler(loopback.Handler):
         return self.send(404, b"not found")
 
     do_POST = do_GET
+    do_PUT = do_GET
+    do_DELETE = do_GET
 
 
 serve(Handler)

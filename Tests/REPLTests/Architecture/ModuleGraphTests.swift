@@ -8,13 +8,15 @@ struct ModuleGraphTests {
     static let allowed: [String: Set<String>] = [
         "Models": [],
         "Networking": ["Models", "CCurl"],
+        "URLSessionNetworking": ["Models", "Networking"],
+        "DefaultTransport": ["Networking", "URLSessionNetworking"],
         "Storage": ["Models", "GRDB", "GRDBSQLite"],
         "Config": ["Models", "Networking"],
         "Feed": ["Models", "Networking", "Storage", "CLibXML2"],
         "StorageProbe": ["Models", "Storage"],
         "REPL": [
-            "Models", "Networking", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts", "CTerminal",
-            "ArgumentParser", "Logging",
+            "Models", "Networking", "DefaultTransport", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts",
+            "CTerminal", "ArgumentParser", "Logging",
         ],
     ]
 
