@@ -36,8 +36,13 @@ let package = Package(
             name: "Networking",
             dependencies: ["Models", "CCurl"],
             swiftSettings: swiftSettings),
+        // Test doubles for Networking (InMemoryTransport), for test targets only: it imports
+        // Testing so that an unscripted call fails the test that made it.
+        .target(
+            name: "NetworkingTestSupport", dependencies: ["Networking"], path: "Tests/Support/NetworkingTestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(
-            name: "NetworkingTests", dependencies: ["Networking", "Models", "CCurl"],
+            name: "NetworkingTests", dependencies: ["Networking", "NetworkingTestSupport", "Models", "CCurl"],
             exclude: ["Support/test_server.py"],
             swiftSettings: swiftSettings),
 
@@ -65,7 +70,7 @@ let package = Package(
             resources: [.process("Resources")],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "ConfigTests", dependencies: ["Config", "Models", "Networking"],
+            name: "ConfigTests", dependencies: ["Config", "Models", "Networking", "NetworkingTestSupport"],
             exclude: ["Support/config_server.py"],
             swiftSettings: swiftSettings),
 
@@ -75,7 +80,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "FeedTests",
-            dependencies: ["Feed", "Models", "Networking", "Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Feed", "Models", "Networking", "NetworkingTestSupport", "Storage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings),
 
@@ -101,7 +109,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "REPLTests", dependencies: ["REPL", "Networking", "Models", "Feed", "Config"],
+            name: "REPLTests",
+            dependencies: ["REPL", "Networking", "NetworkingTestSupport", "Models", "Feed", "Config"],
             swiftSettings: swiftSettings),
     ]
 )

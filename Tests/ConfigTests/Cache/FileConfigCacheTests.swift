@@ -2,6 +2,7 @@ import Config
 import Foundation
 import Models
 import Networking
+import NetworkingTestSupport
 import Testing
 
 @Suite("The cached copy in the home directory")

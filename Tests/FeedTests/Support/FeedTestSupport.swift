@@ -1,6 +1,7 @@
 import Foundation
 import Models
 import Networking
+import NetworkingTestSupport
 import Storage
 import Synchronization
 import Testing

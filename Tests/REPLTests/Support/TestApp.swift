@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Models
 import Networking
+import NetworkingTestSupport
 import Synchronization
 import Testing
 
