@@ -24,6 +24,7 @@ struct FeedCommandTests {
         #expect(json["id"] as? Int == 2 && json["items"] as? Int == 1)
         let again = await app.run(["feed add https://news.test/feed.xml"])
         #expect(again.status == 1 && again.err == [#"error: already subscribed: feed #1 "My news""#])
+        app.server.serve("https://nothing.test/", "", status: 404)
         let bad = await app.run(["feed add https://nothing.test/"])
         #expect(bad.status == 1 && bad.err == ["error: the server answered HTTP 404"])
         let typo = await app.run(["feed add https://news.test/x --tilte T"])
