@@ -45,16 +45,14 @@ struct LoopbackServerTests {
         }
     }
 
-    @Test("a server that never answers times out within the configured limit")
+    // The time limit only stops a broken timeout from hanging the suite; it is not a speed check.
+    @Test("a server that never answers times out", .timeLimit(.minutes(1)))
     func timeout() async throws {
-        try await withTestServer { base in
-            let started = ContinuousClock.now
+        _ = try await withTestServer { base in
             await #expect(throws: NetworkError.timedOut) {
                 try await client(base, timeout: 1).send(
                     HTTPRequest(method: .post, url: base.appendingPathComponent("hang")))
             }
-            // Bounded so a broken timeout cannot hang the suite; not a speed assertion.
-            #expect(ContinuousClock.now - started < .seconds(20))
         }
     }
 
@@ -81,7 +79,9 @@ struct LoopbackServerTests {
             #expect(landed.url.path == "/redirect/0")
             let moved = try await api.data(Endpoint<Data>.get("permanent"))
             #expect(moved.permanentRedirect?.path == "/redirect/0")
-            await #expect(throws: NetworkError.self) { try await api.data(Endpoint<Data>.get("redirect/6")) }
+            await #expect(throws: NetworkError.tooManyRedirects(base.appendingPathComponent("redirect/0"))) {
+                try await api.data(Endpoint<Data>.get("redirect/6"))
+            }
             do throws(NetworkError) {
                 _ = try await api.data(Endpoint<Data>.get("loop/a"))
                 Issue.record("a redirect loop should fail")
@@ -105,9 +105,13 @@ struct LoopbackServerTests {
     @Test("a closed port is a transport error, not a crash")
     func refused() async throws {
         let base = try #require(URL(string: "http://127.0.0.1:9"))
-        await #expect(throws: NetworkError.self) {
+        let error = await #expect(throws: NetworkError.self) {
             try await APIClient(baseURL: base, transport: CurlTransport(), retry: .never).data(
                 Endpoint<Data>.get("x"))
+        }
+        guard case .transport = error else {
+            Issue.record("expected a transport error, got \(String(describing: error))")
+            return
         }
     }
 }
