@@ -53,10 +53,15 @@ let package = Package(
                 "Networking", .target(name: "URLSessionNetworking", condition: .when(platforms: applePlatforms)),
             ],
             swiftSettings: swiftSettings),
+        // Test doubles for Networking (InMemoryTransport), for test targets only: it imports
+        // Testing so that an unscripted call fails the test that made it.
+        .target(
+            name: "NetworkingTestSupport", dependencies: ["Networking"], path: "Tests/Support/NetworkingTestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "NetworkingTests",
             dependencies: [
-                "Networking", "URLSessionNetworking", "DefaultTransport", "Models",
+                "Networking", "NetworkingTestSupport", "URLSessionNetworking", "DefaultTransport", "Models",
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ],
             exclude: ["Support/test_server.py"],
@@ -86,7 +91,7 @@ let package = Package(
             resources: [.process("Resources")],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "ConfigTests", dependencies: ["Config", "Models", "Networking"],
+            name: "ConfigTests", dependencies: ["Config", "Models", "Networking", "NetworkingTestSupport"],
             exclude: ["Support/config_server.py"],
             swiftSettings: swiftSettings),
 
@@ -96,7 +101,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "FeedTests",
-            dependencies: ["Feed", "Models", "Networking", "Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Feed", "Models", "Networking", "NetworkingTestSupport", "Storage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings),
 
@@ -123,7 +131,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "REPLTests", dependencies: ["REPL", "Networking", "Models", "Feed", "Config"],
+            name: "REPLTests",
+            dependencies: ["REPL", "Networking", "NetworkingTestSupport", "Models", "Feed", "Config"],
             swiftSettings: swiftSettings),
     ]
 )

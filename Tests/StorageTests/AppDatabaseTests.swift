@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Models
+import Synchronization
 import Testing
 
 @testable import Storage
@@ -239,16 +240,35 @@ struct AppDatabaseTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("tidings.sqlite").path
         let first = try AppDatabase(path: path)
-        let second = try AppDatabase(path: path)
+        let secondBegins = WriteStarts()
+        let second = try AppDatabase(path: path, onStatement: secondBegins.statement)
+        let (lockHeld, lockTaken) = AsyncStream.makeStream(of: Void.self)
+        // The first connection takes the write lock and keeps it until the second has started
+        // the transaction that needs it (the 60 s only stop a regression from hanging the suite).
         let holding = Task {
             try await first.write(source: .app) { db in
                 try db.execute(sql: "INSERT INTO feed (url, title) VALUES ('https://a.example/feed', 'A')")
-                Thread.sleep(forTimeInterval: 0.3)  // hold the write lock
+                lockTaken.yield()
+                return secondBegins.semaphore.wait(timeout: .now() + 60) == .success
             }
         }
-        try await Task.sleep(for: .milliseconds(50))
+        _ = await lockHeld.first()
+        secondBegins.arm()
         _ = try await addFeed(second, "B")
-        try await holding.value
+        #expect(try await holding.value, "the second connection never started its write")
         #expect(try await FeedRepository(database: second).all().count == 2)
+    }
+}
+
+/// Signals, once armed, each time a connection begins a write transaction (the statement that
+/// waits for the write lock).
+private final class WriteStarts: Sendable {
+    private let armed = Mutex(false)
+    let semaphore = DispatchSemaphore(value: 0)
+
+    func arm() { armed.withLock { $0 = true } }
+
+    func statement(_ sql: String) {
+        if sql.hasPrefix("BEGIN IMMEDIATE"), armed.withLock({ $0 }) { semaphore.signal() }
     }
 }

@@ -109,7 +109,8 @@ public struct HTTPResponse: Sendable, Hashable {
 /// Sends one request and returns the response, without following redirects: the layer above
 /// decides what a 3xx means. Implementations: `CurlTransport` (libcurl, Linux),
 /// `URLSessionTransport` (Foundation's `URLSession`, module `URLSessionNetworking`) and
-/// `InMemoryTransport` (tests); `makeDefaultTransport(configuration:)` (module
+/// the tests' `InMemoryTransport` (target `NetworkingTestSupport`, which fails the test on a
+/// request nobody scripted); `makeDefaultTransport(configuration:)` (module
 /// `DefaultTransport`) gives the platform's network transport.
 public protocol HTTPTransport: Sendable {
     /// Sends `request`; a non-2xx status is a response, not an error.

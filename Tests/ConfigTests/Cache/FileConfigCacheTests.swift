@@ -2,6 +2,7 @@ import Config
 import Foundation
 import Models
 import Networking
+import NetworkingTestSupport
 import Testing
 
 @Suite("The cached copy in the home directory")
@@ -101,6 +102,11 @@ struct FileConfigCacheTests {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let blocker = home.appendingPathComponent("file")
         try Data("x".utf8).write(to: blocker)
-        #expect(throws: ConfigError.self) { try InstallationID.loadOrCreate(home: blocker) }
+        let error = #expect(throws: ConfigError.self) { try InstallationID.loadOrCreate(home: blocker) }
+        guard case .installationIDUnavailable(let location, _) = error else {
+            Issue.record("expected installationIDUnavailable, got \(String(describing: error))")
+            return
+        }
+        #expect(location == blocker.appendingPathComponent("installation-id").path)
     }
 }

@@ -2,6 +2,7 @@ import Config
 import Foundation
 import Models
 import Networking
+import NetworkingTestSupport
 import Testing
 
 @Suite("Feature flags, rollouts and the minimum version")
@@ -11,13 +12,32 @@ struct FeatureFlagTests {
             defaults: Fixture.defaults, document: try BundledConfig.decode(Data(document.utf8), source: "remote"))
     }
 
-    let installations = (0..<1000).map { _ in UUID().uuidString.lowercased() }
+    /// 1,000 fixed installation ids, the same on every run.
+    let installations = (0..<1000).map { String(format: "00000000-0000-0000-0000-%012d", $0) }
 
-    @Test("a 25% rollout enables 25% ± 4% of 1,000 installations")
-    func quarter() throws {
-        let config = try snapshot(#"{"rollouts":{"newRenderer":25}}"#)
-        let enabled = installations.filter { config.isEnabled(feature: "newRenderer", installationID: $0) }.count
-        #expect((210...290).contains(enabled), "\(enabled) of 1000 enabled")
+    @Test(
+        "a rollout enables the installations whose bucket is below it: a known number of 1,000 fixed ids",
+        arguments: [(10, 112), (25, 258), (50, 498), (75, 759)])
+    func rolloutShare(percentage: Int, enabled: Int) throws {
+        let config = try snapshot(#"{"rollouts":{"newRenderer":\#(percentage)}}"#)
+        #expect(installations.filter { config.isEnabled(feature: "newRenderer", installationID: $0) }.count == enabled)
+    }
+
+    // Buckets worked out apart from the code (FNV-1a 64 over "feature:id", MurmurHash3's fmix64,
+    // modulo 100). A different bucket moves users in or out of running rollouts.
+    @Test(
+        "an installation id has the same bucket for a feature on every run and machine",
+        arguments: [
+            ("newRenderer", "00000000-0000-0000-0000-000000000000", 92),
+            ("other", "00000000-0000-0000-0000-000000000000", 13),
+            ("newRenderer", "3f2504e0-4f89-11d3-9a0c-0305e82c3301", 2), ("newRenderer", "abc", 21),
+            ("newRenderer", "a", 57),
+        ])
+    func fixedBucket(feature: String, installationID: String, bucket: Int) throws {
+        let atBucket = try snapshot(#"{"rollouts":{"\#(feature)":\#(bucket)}}"#)
+        let aboveBucket = try snapshot(#"{"rollouts":{"\#(feature)":\#(bucket + 1)}}"#)
+        #expect(!atBucket.isEnabled(feature: feature, installationID: installationID))
+        #expect(aboveBucket.isEnabled(feature: feature, installationID: installationID))
     }
 
     @Test("a rollout of 0 is nobody and 100 is everybody")
@@ -35,11 +55,7 @@ struct FeatureFlagTests {
         let in25 = Set(installations.filter { at25.isEnabled(feature: "newRenderer", installationID: $0) })
         let in50 = Set(installations.filter { at50.isEnabled(feature: "newRenderer", installationID: $0) })
         #expect(in25.isSubset(of: in50))
-        #expect(in25.count < in50.count)
-        // A fixed id gives a fixed answer on every run and machine (FNV-1a, not Hasher).
-        #expect(
-            at25.isEnabled(feature: "newRenderer", installationID: "00000000-0000-0000-0000-000000000000")
-                == at25.isEnabled(feature: "newRenderer", installationID: "00000000-0000-0000-0000-000000000000"))
+        #expect(in25.count == 258 && in50.count == 498)
     }
 
     @Test("features and rollouts combine: false is a kill switch, a rollout limits true, absent is off")

@@ -2,6 +2,7 @@ import Config
 import Foundation
 import Models
 import Networking
+import NetworkingTestSupport
 import Testing
 
 @Suite("Fetching the remote document")

@@ -2,6 +2,7 @@ import Config
 import Foundation
 import Models
 import Networking
+import NetworkingTestSupport
 import Synchronization
 
 /// A clock a test moves by hand.

@@ -85,6 +85,7 @@ struct FeedDiscoveryTests {
                     </head><body></body></html>
                     """.utf8),
                 headers: ["Content-Type": "text/html"])
+            server.serveNotFound(["feed", "rss", "atom.xml", "feed.json", "index.xml"].map { page + $0 })
             let service = makeService(database, server)
             let pageURL = try #require(URL(string: page))
             await #expect(throws: FeedError.noFeedFound(pageURL, links: [])) {

@@ -54,6 +54,10 @@ struct FeedServiceSubscribeTests {
             server.serve("https://a.test/", body: Data("<html><body>hi</body></html>".utf8))
             server.serve("https://a.test/atom.xml", body: rss(title: "Found", count: 1))
             server.serve("https://b.test/", body: Data("<!doctype html><html></html>".utf8))
+            server.serveNotFound(["https://a.test/feed", "https://a.test/rss"])
+            server.serveNotFound(["feed", "rss", "atom.xml", "feed.json", "index.xml"].map { "https://b.test/\($0)" })
+            server.serveNotFound(
+                ["dead.xml", "feed", "rss", "atom.xml", "feed.json", "index.xml"].map { "https://c.test/\($0)" })
             let service = makeService(database, server)
             let found = try await service.subscribe(url: #require(URL(string: "https://a.test/")))
             #expect(found.feed.url.absoluteString == "https://a.test/atom.xml")

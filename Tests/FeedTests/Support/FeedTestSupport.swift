@@ -1,6 +1,7 @@
 import Foundation
 import Models
 import Networking
+import NetworkingTestSupport
 import Storage
 import Synchronization
 import Testing
@@ -33,7 +34,9 @@ func rss(title: String, prefix: String = "Item", count: Int, link: String = "htt
 }
 
 /// A feed server in memory: documents by URL with ETags, conditional GETs answered with 304,
-/// scripted statuses, an optional gate that holds requests, and counters.
+/// scripted statuses, an optional gate that holds requests, and counters. A request for a URL
+/// nothing is served at fails the test (and is answered 404): a test that expects a 404 serves
+/// it (`serveNotFound`).
 final class FakeFeedServer: Sendable {
     struct Resource: Sendable {
         var status = 200
@@ -58,6 +61,11 @@ final class FakeFeedServer: Sendable {
         state.withLock { $0.resources[url] = Resource(status: status, body: body, headers: headers, etag: etag) }
     }
 
+    /// Answers 404 at each of `urls`.
+    func serveNotFound(_ urls: [String]) {
+        for url in urls { serve(url, body: Data(), status: 404) }
+    }
+
     var requests: [HTTPRequest] { state.withLock { $0.requests } }
     var maxInFlight: Int { state.withLock { $0.maxInFlight } }
     func requests(to url: String) -> [HTTPRequest] { requests.filter { $0.url.absoluteString == url } }
@@ -74,7 +82,11 @@ final class FakeFeedServer: Sendable {
             if self.delay > .zero {
                 do { try await Task.sleep(for: self.delay) } catch { throw .cancelled }
             }
-            guard let resource else { return HTTPResponse(status: 404, url: request.url) }
+            guard let resource else {
+                Issue.record(
+                    "FakeFeedServer: nothing served at \(request.method.rawValue) \(request.url.absoluteString)")
+                return HTTPResponse(status: 404, url: request.url)
+            }
             var headers = HTTPHeaders(resource.headers)
             if let etag = resource.etag {
                 headers["ETag"] = etag

@@ -48,6 +48,23 @@ struct DateArgumentTests {
                 == instant("2029-02-28", in: "Europe/Berlin"))
     }
 
+    @Test(
+        "month and year offsets count back as well as forward, clamped to the end of a shorter month",
+        arguments: [
+            ("2026-11-22T12:00", "-1m", "2026-10-22"), ("2026-11-22T12:00", "+1m", "2026-12-22"),
+            ("2026-11-22T12:00", "-11m", "2025-12-22"), ("2026-11-22T12:00", "-13m", "2025-10-22"),
+            ("2026-11-22T12:00", "+14m", "2028-01-22"), ("2026-11-22T12:00", "-1y", "2025-11-22"),
+            ("2026-11-22T12:00", "+2y", "2028-11-22"), ("2026-11-22T12:00", "-12m", "2025-11-22"),
+            ("2027-01-15T10:00", "-1m", "2026-12-15"), ("2026-12-15T10:00", "+1m", "2027-01-15"),
+            ("2027-03-31T10:00", "-1m", "2027-02-28"), ("2028-03-31T10:00", "-1m", "2028-02-29"),
+            ("2027-03-31T10:00", "+1m", "2027-04-30"), ("2027-05-31T10:00", "-1m", "2027-04-30"),
+            ("2027-01-31T10:00", "-2m", "2026-11-30"), ("2028-02-29T10:00", "-1y", "2027-02-28"),
+            ("2028-02-29T10:00", "-4y", "2024-02-29"),
+        ])
+    func signedMonthsAndYears(now: String, offset: String, day: String) throws {
+        #expect(try parse(offset, now: instant(now, in: "Europe/Berlin")) == instant(day, in: "Europe/Berlin"))
+    }
+
     @Test("offsets across a daylight-saving change stay at local midnight")
     func daylightSaving() throws {
         // Clocks go back in Berlin on 2026-10-25.

@@ -67,10 +67,16 @@ struct DomainValueTests {
         #expect(try JSONCoding.decoder().decode(FeedSource.self, from: data) == source)
     }
 
-    @Test("an article status starts unread and unstarred")
-    func statusDefaults() {
-        let status = ArticleStatus(feedID: 1, uniqueID: "x", arrivedAt: Date(timeIntervalSince1970: 0))
-        #expect(!status.isRead)
-        #expect(!status.isStarred)
+    @Test("an article status round-trips through snake_case JSON with its read and starred flags")
+    func statusRoundTrip() throws {
+        let status = ArticleStatus(
+            feedID: 3, uniqueID: "guid-1", isRead: true, isStarred: false,
+            arrivedAt: try #require(RFC3339.date(from: "2026-11-22T10:00:00Z")))
+        let data = try JSONCoding.encoder().encode(status)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""feed_id":3"#))
+        #expect(text.contains(#""unique_id":"guid-1""#))
+        #expect(text.contains(#""is_read":true"#) && text.contains(#""is_starred":false"#))
+        #expect(try JSONCoding.decoder().decode(ArticleStatus.self, from: data) == status)
     }
 }

@@ -13,9 +13,12 @@ struct HouseholdTaskTests {
         #expect(ModelError.missingField("name").errorDescription == "name is required")
     }
 
-    @Test("a named task is valid")
-    func namedTaskIsValid() throws {
-        try HouseholdTask(name: "Water the plants", createdAt: Date(timeIntervalSince1970: 0)).validate()
+    @Test(
+        "a name with anything but blanks in it is valid, blanks around it included",
+        arguments: ["Water the plants", "  Dust  ", "\tMop\n", "x", "🧹"])
+    func namedTaskIsValid(name: String) {
+        let task = HouseholdTask(name: name, createdAt: Date(timeIntervalSince1970: 0))
+        #expect(throws: Never.self) { try task.validate() }
     }
 
     @Test("completing a one-off task marks it done and records the completion")

@@ -1,6 +1,7 @@
 import Foundation
 import Models
 import Networking
+import NetworkingTestSupport
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Models
 import Networking
+import NetworkingTestSupport
 import Synchronization
 import Testing
 
@@ -192,11 +193,19 @@ struct APIClientTests {
         #expect(RetryPolicy.retryAfter("½", now: now) == nil)
     }
 
-    @Test("nothing scripted is a transport error, so a test sees calls it did not expect")
-    func unexpectedCall() async throws {
-        await #expect(throws: NetworkError.self) {
-            try await client(InMemoryTransport(), attempts: 1).data(Endpoint<Data>.get("x"))
+    @Test("a transport error is retried and, once the attempts are used up, the last one surfaces unchanged")
+    func transportErrorPassesThrough() async throws {
+        let sleeps = RecordedSleeps()
+        let transport = InMemoryTransport([
+            .init(error: .transport("connection reset by peer")), .init(error: .transport("connection reset by peer")),
+            .init(error: .transport("connection refused")),
+        ])
+        await #expect(throws: NetworkError.transport("connection refused")) {
+            try await client(transport, sleeps: sleeps).data(Endpoint<Data>.get("x"))
         }
+        #expect(
+            transport.requests.map(\.url.absoluteString) == Array(repeating: "https://api.example.com/v1/x", count: 3))
+        #expect(sleeps.all == [.milliseconds(250), .milliseconds(500)])
     }
 }
 

@@ -71,7 +71,9 @@ struct LoopbackServerTests {
             #expect(landed.url.path == "/redirect/0")
             let moved = try await api.data(Endpoint<Data>.get("permanent"))
             #expect(moved.permanentRedirect?.path == "/redirect/0")
-            await #expect(throws: NetworkError.self) { try await api.data(Endpoint<Data>.get("redirect/6")) }
+            await #expect(throws: NetworkError.tooManyRedirects(base.appendingPathComponent("redirect/0"))) {
+                try await api.data(Endpoint<Data>.get("redirect/6"))
+            }
             do throws(NetworkError) {
                 _ = try await api.data(Endpoint<Data>.get("loop/a"))
                 Issue.record("a redirect loop should fail")

@@ -1,3 +1,4 @@
+import Feed
 import Foundation
 import Synchronization
 import Testing
@@ -176,17 +177,50 @@ struct NarrowTableTests {
 
 @Suite("completion of ids")
 struct IDCompletionTests {
-    @Test("ids are loaded before a prompt, and loaded again only after a commit changed something")
-    func idsFollowChanges() async throws {
+    /// The graph a second `tidings` process would build over `app`'s home: its own connection
+    /// to the same database file.
+    func otherProcess(_ app: TestApp) async throws -> AppEnvironment {
+        try await AppEnvironment.make(
+            home: app.environment.home, configURL: nil, environment: [:], logger: app.environment.logger,
+            transport: app.server.transport, now: app.environment.now, calendar: app.environment.calendar)
+    }
+
+    @Test("reload loads the ids, and loads them again only once the data version says something changed")
+    func idsFollowDataVersion() async throws {
         let app = try await TestApp()
-        let completer = Completer(feeds: app.environment.feeds, tasks: app.environment.tasks)
+        let version = DataVersion()
+        let completer = Completer(
+            feeds: app.environment.feeds, tasks: app.environment.tasks, dataVersion: { version.value })
         await completer.reload()
         #expect(completer.candidates(before: ["task", "done"], prefix: "") == [])
-        _ = await app.run(["task add Dust", "task add Mop"])
-        for _ in 0..<200 where completer.candidates(before: ["task", "done"], prefix: "") != ["1", "2"] {
-            await completer.reload()
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        let other = try await otherProcess(app)
+        _ = try await other.tasks.add(name: "Dust")
+        _ = try await other.tasks.add(name: "Mop")
+        // Nothing has told this completer of the other connection's commits: it keeps its ids.
+        await completer.reload()
+        #expect(completer.candidates(before: ["task", "done"], prefix: "") == [])
+        version.bump()
+        await completer.reload()
         #expect(completer.candidates(before: ["task", "done"], prefix: "") == ["1", "2"])
     }
+
+    @Test("the composition root's completer sees another process's commits at the next reload")
+    func idsFollowOtherProcess() async throws {
+        let app = try await TestApp()
+        let completer = app.environment.completer()
+        await completer.reload()
+        #expect(completer.candidates(before: ["task", "done"], prefix: "") == [])
+        let other = try await otherProcess(app)
+        _ = try await other.tasks.add(name: "Dust")
+        _ = try await other.tasks.add(name: "Mop")
+        await completer.reload()
+        #expect(completer.candidates(before: ["task", "done"], prefix: "") == ["1", "2"])
+    }
+}
+
+/// A data version a test moves by hand.
+private final class DataVersion: Sendable {
+    private let number = Mutex(0)
+    var value: Int { number.withLock { $0 } }
+    func bump() { number.withLock { $0 += 1 } }
 }

@@ -5,6 +5,15 @@ import Testing
 
 @Suite("task and config commands")
 struct TaskConfigCommandTests {
+    @Test("--due reads month and year offsets back and forward from today")
+    func dueOffsets() async throws {
+        let app = try await TestApp()
+        #expect(await app.run(["task add Passport --due -1m"]).out == [#"added task #1 "Passport", due 2026-10-22"#])
+        #expect(await app.run(["task add Boiler --due -2y"]).out == [#"added task #2 "Boiler", due 2024-11-22"#])
+        #expect(await app.run(["task add Tyres --due +1m"]).out == [#"added task #3 "Tyres", due 2026-12-22"#])
+        #expect(await app.run(["task add Insurance --due +1y"]).out == [#"added task #4 "Insurance", due 2027-11-22"#])
+    }
+
     @Test("task add, list, done, edit, undo, remove: human lines and SPEC's JSON")
     func taskLifecycle() async throws {
         let app = try await TestApp()

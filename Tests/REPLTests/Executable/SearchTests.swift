@@ -59,7 +59,9 @@ struct SearchTests {
 
     @Test("help items states the search rule")
     func helpStatesTheRule() throws {
-        let help = try TidingsBinary.run(["-c", "help items"], environment: ["COLUMNS": "200"])
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let help = try TidingsBinary.run(["--home", home.path, "-c", "help items"], environment: ["COLUMNS": "200"])
         #expect(help.out.contains("three or more characters"), "\(help.out)")
         #expect(help.out.contains("emoji"), "\(help.out)")
     }

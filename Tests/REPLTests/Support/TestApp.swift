@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Models
 import Networking
+import NetworkingTestSupport
 import Synchronization
 import Testing
 
@@ -64,7 +65,8 @@ final class TestApp {
     }
 }
 
-/// HTTP answers by URL, with ETag handling; anything else is a 404.
+/// HTTP answers by URL, with ETag handling. A request for a URL nothing is served at fails the
+/// test (and is answered 404): a test that expects a 404 serves it.
 final class StubServer: Sendable {
     private let documents = Mutex<[String: (status: Int, body: Data, headers: [String: String])]>([:])
     private let requestLog = Mutex<[String]>([])
@@ -79,6 +81,7 @@ final class StubServer: Sendable {
         InMemoryTransport { request throws(NetworkError) in
             self.requestLog.withLock { $0.append(request.url.absoluteString) }
             guard let document = self.documents.withLock({ $0[request.url.absoluteString] }) else {
+                Issue.record("StubServer: nothing served at \(request.method.rawValue) \(request.url.absoluteString)")
                 return HTTPResponse(status: 404, url: request.url)
             }
             if let etag = document.headers["ETag"], request.headers["If-None-Match"] == etag {

@@ -86,17 +86,27 @@ struct ArticleQueryTests {
         #expect(try await search("nothing-matches-this").isEmpty)
     }
 
+    /// Each search, and the articles it finds as indexes into `populated()`'s ids, 7 being the
+    /// article of punctuation `searchPunctuation` adds.
+    static let punctuationSearches: [(text: String, found: [Int])] = [
+        ("\"ownership\"", [2]), ("\"unbalanced", []), ("C++", [3]), ("WAL*", [7]), ("a OR b", [7]), ("NOT", [0, 7]),
+        ("(", []), (")", []), ("col:umn", [7]), ("^start", [7]), ("-", [7]), ("'", []), ("AND AND", [0, 3]),
+        ("NEAR(a b)", [7]), ("💥", [7]), ("   ", []),
+    ]
+
     @Test(
-        "search text with punctuation, quotes and operators never throws",
-        arguments: [
-            "\"ownership\"", "\"unbalanced", "C++", "WAL*", "a OR b", "NOT", "(", ")", "col:umn", "^start", "-", "'",
-            "AND AND", "NEAR(a b)", "💥", "   ",
-        ])
-    func searchNeverThrows(text: String) async throws {
-        let (database, _, _, _) = try await populated()
+        "search text with punctuation, quotes and operators matches as text, never as query syntax",
+        arguments: punctuationSearches)
+    func searchPunctuation(text: String, found: [Int]) async throws {
+        let (database, _, b, ids) = try await populated()
         let articles = ArticleRepository(database: database)
-        _ = try await articles.articles(matching: ArticleQuery(search: text))
-        _ = try await articles.count(matching: ArticleQuery(search: text))
+        let punctuation = try await articles.merge(
+            [article(b, "8", age: 7, title: "Syntax: NEAR(a b), col:umn, ^start, WAL* - 💥", text: "a OR b, NOT this")],
+            intoFeed: b, now: now
+        ).inserted
+        let all = ids + punctuation
+        #expect(try await articles.articles(matching: ArticleQuery(search: text)).map(\.id) == found.map { all[$0] })
+        #expect(try await articles.count(matching: ArticleQuery(search: text)) == found.count)
     }
 
     @Test("search treats quotes and operators as words")

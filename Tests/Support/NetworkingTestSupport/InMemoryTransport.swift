@@ -1,11 +1,15 @@
 public import Foundation
+public import Networking
 import Synchronization
+import Testing
 
 /// A transport for tests: replays scripted responses in order and records every request.
 ///
 /// Each `Stub` answers the next request for its URL (or any URL when it names none) with a
 /// status, headers and body, optionally after a delay, or with an error. A request nothing is
-/// scripted for fails with `.transport`, so a test notices calls it did not expect.
+/// scripted for fails the test that sent it (`Issue.record`, naming the method and URL) and
+/// throws `.transport`, so code that tolerates errors cannot hide a call the test did not
+/// expect; a test that means a request to fail scripts the failure (`Stub(error:)`).
 public final class InMemoryTransport: HTTPTransport {
     /// One scripted answer.
     public struct Stub: Sendable {
@@ -79,7 +83,11 @@ public final class InMemoryTransport: HTTPTransport {
             }
             return state.stubs.remove(at: index)
         }
-        guard let stub else { throw .transport("nothing scripted for \(request.method.rawValue) \(request.url)") }
+        guard let stub else {
+            let call = "\(request.method.rawValue) \(request.url.absoluteString)"
+            Issue.record("InMemoryTransport: nothing scripted for \(call)")
+            throw .transport("nothing scripted for \(call)")
+        }
         if stub.delay > .zero {
             do { try await Task.sleep(for: stub.delay) } catch { throw .cancelled }
         }
