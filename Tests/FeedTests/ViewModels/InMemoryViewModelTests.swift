@@ -26,7 +26,8 @@ struct InMemoryViewModelTests {
         #expect(await states.next() == .loading(previous: nil))
         let list = try #require(await states.next()?.content)
         #expect(list.orderedRows.map(\.feed.title) == ["A", "B"])
-        #expect(list.orderedRows.map(\.counts) == [ArticleCounts(unread: 2, total: 5), ArticleCounts(unread: 0, total: 0)])
+        #expect(
+            list.orderedRows.map(\.counts) == [ArticleCounts(unread: 2, total: 5), ArticleCounts(unread: 0, total: 0)])
 
         provider.state.withLock { $0.failure = .storage(.sqlite(message: "disk I/O error")) }
         await model.load()
@@ -74,7 +75,8 @@ struct InMemoryViewModelTests {
         await model.showPage(3, of: ArticleQuery())
         #expect(model.state.content?.orderedRows.map(\.id) == [7])
         // Only the rows shown were asked for: a page costs a page.
-        #expect(provider.state.withLock { $0.pageRequests.map { [$0.limit, $0.offset] } } == [[3, 0], [6, 0], [3, 6]])
+        #expect(
+            provider.state.withLock { $0.pageRequests.map { [$0.limit, $0.offset] } } == [[3, 0], [6, 0], [3, 6]])
     }
 
     @Test("the article list follows changes: a read article leaves an unread list, a changed one is a reload")
