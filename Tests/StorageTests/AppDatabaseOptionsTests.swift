@@ -76,3 +76,30 @@ struct AppDatabaseOptionsTests {
         #expect(try await FeedRepository(database: impatient).all().map(\.title) == ["Free"])
     }
 }
+
+@Suite("Data version")
+struct DataVersionTests {
+    @Test("the data version changes with this process's own commits, as soon as the write returns")
+    func ownCommits() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try AppDatabase(path: directory.appendingPathComponent("tidings.sqlite").path)
+        let before = try #require(await database.dataVersion())
+        #expect(await database.dataVersion() == before)  // nothing changed, nothing moves
+        _ = try await addFeed(database)
+        let after = try #require(await database.dataVersion())
+        #expect(after != before)
+        #expect(await database.dataVersion() == after)
+    }
+
+    @Test("the data version changes with another connection's commits")
+    func otherConnections() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tidings.sqlite").path
+        let database = try AppDatabase(path: path)
+        let before = try #require(await database.dataVersion())
+        _ = try await addFeed(try AppDatabase(path: path), "Other")
+        #expect(await database.dataVersion() != before)
+    }
+}

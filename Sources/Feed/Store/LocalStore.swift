@@ -30,9 +30,9 @@ public struct LocalStore: Sendable {
         LocalStore(database: try AppDatabase.inMemory())
     }
 
-    /// A number that changes whenever another connection (another process) commits to the
-    /// store, read cheaply: a cache of what the store holds is stale when it changes. `nil` when
-    /// it cannot be read.
+    /// A number that changes whenever anyone commits a change to feeds, articles or tasks: this
+    /// process (as soon as the write returns) or another one. Read cheaply: a cache of what the
+    /// store holds is stale when it changes. `nil` when it cannot be read.
     public func dataVersion() async -> Int? {
         await database.dataVersion()
     }

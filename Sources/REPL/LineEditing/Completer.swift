@@ -24,8 +24,9 @@ final class Completer: Sendable {
     private let ids = Mutex(Ids())
     private let watcher = Mutex<Task<Void, Never>?>(nil)
 
-    /// - Parameter dataVersion: a number that changes when another process commits (the
-    ///   database's `PRAGMA data_version`).
+    /// - Parameter dataVersion: a number that changes whenever anyone commits, this process as
+    ///   soon as its write returns, another through the database's `PRAGMA data_version`
+    ///   (`LocalStore.dataVersion()`).
     init(feeds: FeedService?, tasks: TaskService?, dataVersion: (@Sendable () async -> Int?)? = nil) {
         self.feeds = feeds
         self.tasks = tasks

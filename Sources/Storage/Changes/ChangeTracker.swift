@@ -24,6 +24,9 @@ final class ChangeTracker: TransactionObserver, Sendable {
     /// observers there, and repositories call `begin`/`record` inside their write blocks); the
     /// mutex makes that guarantee checkable rather than assumed.
     private let pending = Mutex(Pending())
+    /// How many transactions that changed feeds, articles or tasks this process committed.
+    private let commits = Mutex(0)
+    var commitCount: Int { commits.withLock { $0 } }
     private let subscribers = Mutex<[UUID: Subscriber]>([:])
 
     private static let tables: [String: Entity] = ["feed": .feed, "article": .article, "task": .task]
@@ -75,6 +78,7 @@ final class ChangeTracker: TransactionObserver, Sendable {
             return ChangeSet(source: pending.source, changes: pending.changes)
         }
         guard !finished.isEmpty else { return }
+        commits.withLock { $0 &+= 1 }
         let targets = subscribers.withLock { $0.values.filter { $0.filter.admits(finished.source) } }
         for subscriber in targets { subscriber.continuation.yield(finished) }
     }

@@ -164,11 +164,18 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    /// A number that changes whenever another connection, in this process or another, commits
-    /// to the file (`PRAGMA data_version` on the writer's connection): a cheap "has anyone else
-    /// written?" for caches such as the REPL's completion ids. `nil` when it cannot be read.
+    /// A number that changes whenever anyone commits a change to feeds, articles or tasks: this
+    /// process (counted as its commits happen, before `write` returns) or another one (`PRAGMA
+    /// data_version` on the writer's connection). A cheap "has anything changed?" for caches such
+    /// as the REPL's completion ids, with no race against change-set delivery. `nil` when it
+    /// cannot be read.
     public func dataVersion() async -> Int? {
-        try? await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        guard
+            let external = try? await writer.writeWithoutTransaction({ db in
+                try Int.fetchOne(db, sql: "PRAGMA data_version")
+            })
+        else { return nil }
+        return external &<< 32 ^ tracker.commitCount
     }
 
     /// Runs SQLite's own consistency check and returns its report (`["ok"]` when sound).

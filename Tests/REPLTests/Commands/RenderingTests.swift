@@ -218,6 +218,24 @@ struct IDCompletionTests {
     }
 }
 
+@Suite("completion of ids after this process's own commands")
+struct OwnCommitCompletionTests {
+    @Test("ids added by this process are offered at the very next reload, without waiting for change sets")
+    func ownCommitsAtTheNextReload() async throws {
+        let app = try await TestApp()
+        let completer = app.environment.completer()
+        await completer.reload()
+        #expect(completer.candidates(before: ["task", "done"], prefix: "") == [])
+        // Many times over: a race with the delivery of change sets would show in some of them.
+        for round in 1...50 {
+            _ = try await app.environment.tasks.add(name: "Chore \(round)")
+            await completer.reload()
+            let offered = completer.candidates(before: ["task", "done"], prefix: "") ?? []
+            #expect(offered.count == round, "round \(round): \(offered)")
+        }
+    }
+}
+
 /// A data version a test moves by hand.
 private final class DataVersion: Sendable {
     private let number = Mutex(0)
