@@ -56,6 +56,9 @@ extension FeedService {
             } catch {
                 summary.searchIndexFailure = FeedError(error).errorDescription ?? "\(error)"
             }
+            // Start the next process with an empty write-ahead log, not this refresh's. A checkpoint
+            // that cannot run (a reader in another process) loses nothing: SQLite checkpoints later.
+            if summary.newItems > 0 { try? await database.checkpoint() }
         }
         summary.failed.sort { $0.feedID < $1.feedID }  // feeds finish in any order; report them in id order
         progress?(.finished(summary))

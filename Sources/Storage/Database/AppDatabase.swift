@@ -178,6 +178,21 @@ public final class AppDatabase: Sendable {
         return external &<< 32 ^ tracker.commitCount
     }
 
+    /// Copies the write-ahead log into the database and truncates it, after a large write (a
+    /// refresh, an import), so that later processes start with an empty log instead of
+    /// recovering and checkpointing it again. Readers in flight may keep part of it; that part
+    /// is checkpointed later, as usual.
+    public func checkpoint() async throws(StorageError) {
+        guard path != ":memory:" else { return }
+        do {
+            try await writer.writeWithoutTransaction { db in
+                _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        } catch {
+            throw Self.storageError(error, path: path)
+        }
+    }
+
     /// Runs SQLite's own consistency check and returns its report (`["ok"]` when sound).
     func integrityCheck() throws(StorageError) -> [String] {
         do {
@@ -207,6 +222,9 @@ public final class AppDatabase: Sendable {
             // to create one: a few milliseconds on every start of the command-line program.
             var persist: Int32 = 1
             _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+            // A kept WAL is cut back to 4 MB whenever a checkpoint resets it, so no run inherits a
+            // large log from an earlier one.
+            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
             db.add(function: ArticleSearch.containsFunction)
             if let onStatement {
                 db.trace(options: .statement) { event in onStatement(event.description) }

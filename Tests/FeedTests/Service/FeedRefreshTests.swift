@@ -216,6 +216,9 @@ struct FeedSearchIndexingTests {
             #expect(try await articles.updateSearchIndex() == 0)  // the refresh indexed them
             // The progress line hears of the indexing, after the feeds and before the end.
             #expect(events.withLock { Array($0.suffix(2)) } == [.indexing(newItems: 5), .finished(summary)])
+            // The refresh leaves an empty write-ahead log for the next process.
+            let wal = try FileManager.default.attributesOfItem(atPath: database.path + "-wal")[.size] as? Int
+            #expect(wal == 0)
             events.withLock { $0.removeAll() }
             let again = try await service.refresh { event in events.withLock { $0.append(event) } }
             #expect(again.newItems == 0)
