@@ -79,6 +79,7 @@ extension FeedService {
             throw .parse(error)
         }
         var summary = ImportSummary(imported: 0, alreadyPresent: 0)
+        var candidates: [FeedSource] = []
         for subscription in subscriptions {
             // Only absolute web addresses: a relative one would otherwise be read as a local path,
             // and an OPML list may come from anywhere, so it must not make a refresh read local
@@ -89,17 +90,15 @@ extension FeedService {
                 summary.skipped.append(subscription.feedURL.absoluteString)
                 continue
             }
-            if try await storage({ () async throws(StorageError) in try await feeds.feed(url: url) }) != nil {
-                summary.alreadyPresent += 1
-                continue
-            }
             let title =
                 subscription.title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
                 ?? url.host ?? url.absoluteString
-            let feed = FeedSource(url: url, title: title, homePageURL: subscription.homePageURL)
-            _ = try await storage { () async throws(StorageError) in try await feeds.add(feed) }
-            summary.imported += 1
+            candidates.append(FeedSource(url: url, title: title, homePageURL: subscription.homePageURL))
         }
+        // One transaction for the whole list: an import of 50,000 outlines is one commit.
+        let added = try await storage { () async throws(StorageError) in try await feeds.addAll(candidates) }
+        summary.imported = added.count
+        summary.alreadyPresent = candidates.count - added.count
         return summary
     }
 

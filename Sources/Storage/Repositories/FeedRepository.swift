@@ -17,6 +17,32 @@ public struct FeedRepository: Sendable {
         try await add(feed, articles: [], source: source).feed
     }
 
+    /// Subscribes to every feed of `feeds` whose URL is not subscribed yet, in one transaction
+    /// (an import of 50,000 outlines is one commit, not 50,000), and returns those it added, in
+    /// order; a URL already subscribed, or repeated in `feeds`, is skipped.
+    ///
+    /// - Throws: `.missingField` for a blank title (nothing is written).
+    public func addAll(_ feeds: [FeedSource], source: ChangeSource = .user) async throws(StorageError)
+        -> [FeedSource]
+    {
+        for feed in feeds { try Self.validate(feed) }
+        return try await database.write(source: source) { db in
+            var added: [FeedSource] = []
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO feed (url, title, homePageURL) VALUES (?, ?, ?) ON CONFLICT(url) DO NOTHING")
+            for feed in feeds {
+                try insert.execute(arguments: [
+                    feed.url.absoluteString, feed.title, feed.homePageURL?.absoluteString,
+                ])
+                guard db.changesCount == 1 else { continue }
+                var stored = feed
+                stored.id = db.lastInsertedRowID
+                added.append(stored)
+            }
+            return added
+        }
+    }
+
     /// Saves a new subscription together with its first articles, in one transaction: an
     /// interrupted or failed add leaves either nothing or the whole feed, never a subscription
     /// whose validators describe articles that were not stored.
