@@ -222,9 +222,6 @@ public final class AppDatabase: Sendable {
             // to create one: a few milliseconds on every start of the command-line program.
             var persist: Int32 = 1
             _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
-            // A kept WAL is cut back to 4 MB whenever a checkpoint resets it, so no run inherits a
-            // large log from an earlier one.
-            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
             db.add(function: ArticleSearch.containsFunction)
             if let onStatement {
                 db.trace(options: .statement) { event in onStatement(event.description) }
