@@ -1,7 +1,7 @@
 # Tidings — build, run and test on a Debian machine with Swift installed.
 #
 #   make run    install system packages if missing, build, start the REPL on a demo home
-#   make test   install system packages if missing, then run every module's tests
+#   make test   install system packages if missing, then run every module's tests and the examples
 #   make docs   build the DocC documentation of every library under .build/docs/
 #   make bench  run the benchmarks (a separate package under Benchmarks/)
 #   make install [PREFIX=/usr/local] [DESTDIR=]  the release binary, tidings(1) and shell completions
@@ -25,7 +25,7 @@ FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release release-bin run test docs bench fuzz format lint clean install uninstall
+.PHONY: deps build release release-bin run test examples docs bench fuzz format lint clean install uninstall
 
 ## deps: install libsqlite3-dev, libedit-dev and libxml2-dev when pkg-config cannot find them,
 ## libcurl4 (opened at run time for HTTP) when the loader does not know it, and man-db and
@@ -72,6 +72,20 @@ run: release
 
 test: deps
 	$(SWIFT) test
+	$(MAKE) --no-print-directory examples
+
+## examples: build each package under Examples/ (an app that depends on one library by path, as
+## an outside package would) and check that its run prints its expected-output.txt.
+EXAMPLES = FeedExample StorageExample
+
+examples: deps
+	@for example in $(EXAMPLES); do \
+	  echo "Examples/$$example: building and running"; \
+	  ( cd Examples/$$example && $(SWIFT) build && \
+	    "$$($(SWIFT) build --show-bin-path)/$$example" > .build/output.txt && \
+	    diff -u expected-output.txt .build/output.txt ) || exit 1; \
+	  echo "Examples/$$example: printed its expected output"; \
+	done
 
 ## docs: a DocC archive per library, .build/docs/<Module>.doccarchive, from the catalogs in
 ## Sources/<Module>/<Module>.docc and the doc comments (swift-docc-plugin: a command plugin, so
@@ -130,4 +144,4 @@ lint:
 	$(SWIFT) format lint -r Sources Tests Package.swift
 
 clean:
-	rm -rf .build .build-fuzz Benchmarks/.build
+	rm -rf .build .build-fuzz Benchmarks/.build $(foreach example,$(EXAMPLES),Examples/$(example)/.build)
