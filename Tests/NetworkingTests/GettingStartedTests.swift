@@ -1,3 +1,4 @@
+import DefaultTransport
 import Foundation
 import Networking
 import Testing
@@ -14,14 +15,14 @@ struct ServiceStatus: Decodable, Sendable {
 /// Fetches the service's status below `baseURL`: redirects followed, transient failures
 /// retried, a failing status thrown as `NetworkError.status`, the body decoded.
 func fetchStatus(
-    from baseURL: URL, transport: any HTTPTransport = CurlTransport()
+    from baseURL: URL, transport: any HTTPTransport = makeDefaultTransport()
 ) async throws(NetworkError) -> ServiceStatus {
     let client = APIClient(baseURL: baseURL, transport: transport)
     return try await client.execute(Endpoint<ServiceStatus>.get("status"))
 }
 
 /// A transport that answers from a table of URLs and a 404 for anything else: what the
-/// snippet's `transport` parameter lets a test pass instead of `CurlTransport`.
+/// snippet's `transport` parameter lets a test pass instead of the platform's transport.
 private struct TableTransport: HTTPTransport {
     let answers: [String: (status: Int, body: String)]
 
