@@ -85,6 +85,21 @@ struct DocumentationTests {
         }
     }
 
+    @Test("a catalog without a getting-started test shows no code")
+    func otherCatalogsShowNoCode() throws {
+        let sources = Self.packageDirectory.appendingPathComponent("Sources")
+        let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        let pages = (enumerator?.allObjects ?? []).compactMap { $0 as? URL }
+            .filter { $0.pathExtension == "md" && $0.deletingLastPathComponent().pathExtension == "docc" }
+        #expect(pages.count >= Self.modules.count, "no DocC catalogs found under \(sources.path)")
+        for page in pages {
+            let module = page.deletingLastPathComponent().deletingPathExtension().lastPathComponent
+            guard !Self.modules.contains(module) else { continue }
+            let blocks = Self.codeBlocks(in: try String(contentsOf: page, encoding: .utf8))
+            #expect(blocks.isEmpty, "\(page.lastPathComponent) shows code that no test compiles: add it to modules")
+        }
+    }
+
     @Test("the check finds a block at any indentation and misses one whose code or nesting differs")
     func checkerCanFail() {
         let source = [
