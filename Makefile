@@ -99,7 +99,7 @@ docs: deps
 	rm -rf $(DOCS_DIR) && mkdir -p $(DOCS_DIR)
 	$(SWIFT) package --allow-writing-to-directory $(DOCS_DIR) generate-documentation \
 	  $(foreach target,$(DOC_TARGETS),--target $(target)) --output-path $(DOCS_DIR) --disable-indexing \
-	  --warnings-as-errors --disable-parameters-and-returns-validation
+	  --warnings-as-errors
 
 ## install: the release binary, the manual and the completion scripts for bash, zsh and fish
 ## (which the binary itself generates, from swift-argument-parser).

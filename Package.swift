@@ -99,7 +99,7 @@ let package = Package(
 
         .target(
             name: "Feed",
-            dependencies: ["Models", "Networking", "Storage", "CLibXML2"],
+            dependencies: ["Models", "Networking", "DefaultTransport", "Storage", "CLibXML2"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "FeedTests",

@@ -11,7 +11,7 @@ import Testing
 /// returns the titles of its articles, newest first.
 func subscribeAndList(feedURL: URL, storePath: String) async throws -> [String] {
     let store = try LocalStore.open(path: storePath)
-    let service = FeedService(store: store, fetcher: HTTPFeedFetcher(transport: CurlTransport()))
+    let service = FeedService(store: store, fetcher: HTTPFeedFetcher())
     let subscription = try await service.subscribe(url: feedURL)
     print("subscribed to \(subscription.feed.title): \(subscription.newCount) new articles")
     let articles = try await service.articles(matching: ArticleQuery(feedID: subscription.feed.id))

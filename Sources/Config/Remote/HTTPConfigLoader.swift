@@ -16,6 +16,7 @@ public struct HTTPConfigLoader: RemoteConfigLoading {
     /// Creates a loader.
     ///
     /// - Parameters:
+    ///   - transport: what sends the requests.
     ///   - retry: retries of transient failures; none by default, since a failed refresh
     ///     keeps the last good configuration anyway.
     ///   - timeout: the longest the whole fetch may take (10 s by default).

@@ -1,3 +1,4 @@
+import DefaultTransport
 public import Foundation
 public import Networking
 
@@ -78,8 +79,12 @@ public struct HTTPFeedFetcher: FeedFetching {
 
     /// Creates a fetcher over a transport.
     ///
-    /// - Parameter maxRetryAfter: the longest wait a server's `Retry-After` is reported as
-    ///   (default one day), so no message or stored date lies beyond it.
+    /// - Parameters:
+    ///   - transport: what sends the requests.
+    ///   - timeout: seconds a whole exchange may take.
+    ///   - now: the clock.
+    ///   - maxRetryAfter: the longest wait a server's `Retry-After` is reported as (default
+    ///     one day), so no message or stored date lies beyond it.
     public init(
         transport: any HTTPTransport, timeout: TimeInterval = 30, now: @escaping @Sendable () -> Date = Date.init,
         maxRetryAfter: @escaping @Sendable () -> Duration = { .seconds(86_400) }
@@ -88,6 +93,20 @@ public struct HTTPFeedFetcher: FeedFetching {
         self.timeout = timeout
         self.now = now
         self.maxRetryAfter = maxRetryAfter
+    }
+
+    /// Creates a fetcher over the platform's network transport (`makeDefaultTransport()`:
+    /// libcurl on Linux, `URLSession` on Apple platforms), for an app that depends on Feed alone.
+    ///
+    /// - Parameters:
+    ///   - timeout: seconds a whole exchange may take.
+    ///   - now: the clock.
+    ///   - maxRetryAfter: the longest wait a server's `Retry-After` is reported as.
+    public init(
+        timeout: TimeInterval = 30, now: @escaping @Sendable () -> Date = Date.init,
+        maxRetryAfter: @escaping @Sendable () -> Duration = { .seconds(86_400) }
+    ) {
+        self.init(transport: makeDefaultTransport(), timeout: timeout, now: now, maxRetryAfter: maxRetryAfter)
     }
 
     /// Fetches `url`; see `FeedFetching`.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Models
 
 /// What the feed view models need from a feed service: `FeedService` in the program, an

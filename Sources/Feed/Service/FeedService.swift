@@ -27,6 +27,7 @@ public actor FeedService {
     /// - Parameters:
     ///   - store: where subscriptions and articles live.
     ///   - fetcher: how feeds are fetched (`HTTPFeedFetcher` over a transport).
+    ///   - now: the clock.
     ///   - maxConcurrentRefreshes: read at the start of each refresh (the config's
     ///     `maxConcurrentRefreshes`, default 8).
     ///   - maxRetryAfter: the longest a server's `Retry-After` (or 429/503 date) may defer a

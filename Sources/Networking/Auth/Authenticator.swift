@@ -45,8 +45,11 @@ public actor Authenticator {
     /// Creates an authenticator.
     ///
     /// - Parameters:
-    ///   - refresh: exchanges a token's refresh token for a new token (one network call).
+    ///   - store: where the token is kept between runs.
     ///   - maxRefreshes: refreshes allowed within `window` seconds before `.refreshLoop`.
+    ///   - window: the seconds over which refreshes are counted.
+    ///   - now: the clock.
+    ///   - refresh: exchanges a token's refresh token for a new token (one network call).
     public init(
         store: any TokenStore, maxRefreshes: Int = 3, window: TimeInterval = 60,
         now: @escaping @Sendable () -> Date = { Date() },

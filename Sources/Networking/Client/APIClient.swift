@@ -14,6 +14,9 @@ public struct APIClient: Sendable {
     /// Creates a client.
     ///
     /// - Parameters:
+    ///   - baseURL: the URL endpoint paths are resolved below.
+    ///   - transport: what sends each request (one hop; redirects are followed here).
+    ///   - retry: when and how long to wait before retrying a transient failure.
     ///   - maxRedirects: redirects followed per request (a loop stops sooner).
     ///   - decoder: makes the decoder for `execute`; snake_case with RFC 3339 dates by default.
     public init(

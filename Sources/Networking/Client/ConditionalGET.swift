@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What a server said identifies a representation (`ETag`, `Last-Modified`): sent back with
 /// the next GET of the same URL, so that an unchanged resource costs a 304 and no body.

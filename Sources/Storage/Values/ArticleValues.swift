@@ -1,5 +1,5 @@
-public import Foundation
-public import Models
+import Foundation
+import Models
 
 /// What a merge changed.
 public struct MergeResult: Sendable, Hashable {

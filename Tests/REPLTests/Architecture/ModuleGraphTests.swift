@@ -12,7 +12,7 @@ struct ModuleGraphTests {
         "DefaultTransport": ["Networking", "URLSessionNetworking"],
         "Storage": ["Models", "GRDB", "GRDBSQLite"],
         "Config": ["Models", "Networking"],
-        "Feed": ["Models", "Networking", "Storage", "CLibXML2"],
+        "Feed": ["Models", "Networking", "DefaultTransport", "Storage", "CLibXML2"],
         "StorageProbe": ["Models", "Storage"],
         "REPL": [
             "Models", "Networking", "DefaultTransport", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts",
@@ -86,8 +86,13 @@ struct ModuleGraphTests {
             let levels = try Self.importLevels(of: "Storage", in: file)
             #expect(!levels.contains("public"), "\(file.lastPathComponent) imports Storage publicly")
         }
-        let text = try Self.swiftFiles(of: "Feed").map { try String(contentsOf: $0, encoding: .utf8) }.joined()
-        #expect(!text.contains("@_exported"), "Feed re-exports a module")
+        // Models, whose values Feed's API speaks, is the one module Feed re-exports.
+        for file in Self.swiftFiles(of: "Feed") {
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+            where line.contains("@_exported") {
+                #expect(line.hasSuffix("import Models"), "\(file.lastPathComponent) re-exports: \(line)")
+            }
+        }
     }
 
     /// The REPL's composition root: the only files that may see Storage.
