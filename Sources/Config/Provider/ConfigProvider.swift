@@ -1,5 +1,6 @@
 public import Foundation
 public import Models
+import Networking
 import Synchronization
 
 /// The remote configuration of the app: in force from the first instant (the cached copy,

@@ -43,8 +43,7 @@ public struct HTTPConfigLoader: RemoteConfigLoading {
     public func fetch(from url: URL, validators: ConfigValidators) async throws(ConfigError) -> RemoteConfigResponse {
         if url.isFileURL { return try readFile(url) }
         let request = HTTPRequest(url: url, headers: ["Accept": "application/json"], timeout: timeout.timeInterval)
-        let answer = try await send(
-            request, validators: HTTPValidators(etag: validators.etag, lastModified: validators.lastModified))
+        let answer = try await send(request, validators: validators)
         guard case .response(let response, let carried) = answer else { return .notModified }
         guard response.status == 200 else { throw .httpStatus(url: url, status: response.status) }
         guard response.body.count <= maxBodySize else { throw .bodyTooLarge(url: url, limit: maxBodySize) }

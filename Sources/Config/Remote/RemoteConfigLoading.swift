@@ -1,5 +1,6 @@
 public import Foundation
 public import Models
+public import Networking
 
 /// What a conditional GET of the configuration produced.
 public enum RemoteConfigResponse: Sendable, Hashable {
@@ -9,19 +10,9 @@ public enum RemoteConfigResponse: Sendable, Hashable {
     case notModified
 }
 
-/// The validators of the copy in hand, sent so the server can answer 304.
-public struct ConfigValidators: Sendable, Hashable {
-    /// Sent as `If-None-Match`.
-    public var etag: String?
-    /// Sent as `If-Modified-Since`.
-    public var lastModified: String?
-
-    /// Creates validators; both `nil` makes the GET unconditional.
-    public init(etag: String? = nil, lastModified: String? = nil) {
-        self.etag = etag
-        self.lastModified = lastModified
-    }
-}
+/// The validators of the copy in hand, sent so the server can answer 304: Networking's
+/// `HTTPValidators`, the one conditional-GET vocabulary of the package.
+public typealias ConfigValidators = HTTPValidators
 
 /// Fetches the remote configuration document.
 public protocol RemoteConfigLoading: Sendable {
