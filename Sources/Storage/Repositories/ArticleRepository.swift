@@ -114,9 +114,39 @@ public struct ArticleRepository: Sendable {
     /// How many articles `query` matches.
     public func count(matching query: ArticleQuery) async throws(StorageError) -> Int {
         try await readSearching(query) { db in
+            if let (sql, arguments) = Self.countSQL(for: query) {
+                return try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0
+            }
             guard let (sql, arguments) = Self.sql(for: query, select: "article.id") else { return 0 }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
         }
+    }
+
+    /// A count that reads indexes only, for the filters that allow one (no search): every
+    /// article has a status, so plain lists count articles alone (SQLite keeps that count at
+    /// hand), and unread or starred lists start from the statuses' partial indexes and check
+    /// each article in its unique index. Statuses outlive their articles (a returning article
+    /// keeps its state), so they are never counted alone.
+    static func countSQL(for query: ArticleQuery) -> (String, StatementArguments)? {
+        guard query.search == nil else { return nil }
+        var clauses: [String] = []
+        var arguments = StatementArguments()
+        if let feedID = query.feedID {
+            clauses.append("article.feedId = ?")
+            arguments += [feedID]
+        }
+        if let since = query.since {
+            clauses.append("article.sortDate >= ?")
+            arguments += [since.timeIntervalSince1970]
+        }
+        var from = "article"
+        if query.unreadOnly || query.starredOnly {
+            from = "articleStatus CROSS JOIN article USING (feedId, uniqueId)"
+            if query.unreadOnly { clauses.append("articleStatus.isRead = 0") }
+            if query.starredOnly { clauses.append("articleStatus.isStarred = 1") }
+        }
+        let filter = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        return ("SELECT count(*) FROM \(from)\(filter)", arguments)
     }
 
     /// Runs a read for `query`; a search first makes sure the index holds every article. The

@@ -36,3 +36,36 @@ struct FeedImportTests {
         #expect(try await repository.all().isEmpty)
     }
 }
+
+@Suite("Counting a list")
+struct ArticleCountTests {
+    @Test("every filter's count agrees with its list, also when statuses outlive deleted articles")
+    func countsAgreeWithLists() async throws {
+        let database = try AppDatabase.inMemory()
+        let a = try await addFeed(database, "A")
+        let b = try await addFeed(database, "B")
+        let articles = ArticleRepository(database: database)
+        let idsA = try await articles.merge(
+            (1...12).map { article(a, "a\($0)", age: Double($0)) }, intoFeed: a, now: now
+        ).inserted
+        let idsB = try await articles.merge(
+            (1...5).map { article(b, "b\($0)", age: Double($0) + 0.5) }, intoFeed: b, now: now
+        ).inserted
+        try await articles.setRead(true, ids: Array(idsA.prefix(6)) + [idsB[0]])
+        try await articles.setStarred(true, ids: [idsA[0], idsA[7], idsB[1]])
+        // Read articles older than 4 days go; their statuses stay behind.
+        _ = try await articles.deleteReadArticles(olderThan: now.addingTimeInterval(-4 * 86_400))
+        for feedID in [nil, a, b] {
+            for unread in [false, true] {
+                for starred in [false, true] {
+                    for since in [nil, now.addingTimeInterval(-7 * 86_400)] {
+                        let query = ArticleQuery(feedID: feedID, unreadOnly: unread, starredOnly: starred, since: since)
+                        let listed = try await articles.articles(matching: query, limit: 1_000).count
+                        #expect(try await articles.count(matching: query) == listed, "\(query)")
+                    }
+                }
+            }
+        }
+        #expect(try await articles.count(matching: ArticleQuery(unreadOnly: true)) == 10)
+    }
+}
