@@ -10,6 +10,8 @@ enum TerminalText {
     /// invisible format characters are removed; colour asked for with `styled(_:_:)` becomes
     /// SGR sequences.
     static func forTerminal(_ text: String) -> String {
+        // Most output is printable ASCII with newlines and tabs: nothing to remove or resolve.
+        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x09 }) { return text }
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var output = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
@@ -59,6 +61,8 @@ enum TerminalText {
     /// One line of text for a table cell or a quoted title: `forTerminal`'s removals, and tabs
     /// and line breaks become spaces.
     static func sanitized(_ text: String) -> String {
+        // Printable ASCII (most titles and URLs) has nothing to remove or replace.
+        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return text }
         var output = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {

@@ -34,6 +34,23 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
         retryAfter = source.retryAfter?.timeIntervalSince1970
     }
 
+    /// Reads a row by column, without the `Decodable` machinery (listing 50,000 feeds spent a
+    /// third of its time in the row decoder).
+    init(row: Row) throws {
+        id = row["id"]
+        url = row["url"]
+        title = row["title"]
+        homePageURL = row["homePageURL"]
+        format = row["format"]
+        etag = row["etag"]
+        lastModified = row["lastModified"]
+        contentHash = row["contentHash"]
+        lastResult = row["lastResult"]
+        lastRefreshedAt = row["lastRefreshedAt"]
+        isGone = row["isGone"]
+        retryAfter = row["retryAfter"]
+    }
+
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     var source: FeedSource {
