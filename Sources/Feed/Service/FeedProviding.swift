@@ -10,8 +10,8 @@ public protocol FeedProviding: Sendable {
     func articleCounts() async throws(FeedError) -> [Int64: ArticleCounts]
     /// The articles `query` matches, newest first: `limit` of them from `offset`.
     func articles(matching query: ArticleQuery, limit: Int, offset: Int) async throws(FeedError) -> [StoredArticle]
-    /// How many articles `query` matches.
-    func count(matching query: ArticleQuery) async throws(FeedError) -> Int
+    /// One page of the articles `query` matches, newest first, with how many it matches in all.
+    func page(matching query: ArticleQuery, limit: Int, offset: Int) async throws(FeedError) -> ArticlePage
     /// Opens an article: returns it and marks it read.
     func open(articleID: Int64) async throws(FeedError) -> StoredArticle
     /// Refreshes the given feeds, or every feed, reporting each as it finishes.

@@ -31,6 +31,16 @@ extension FeedService {
         }
     }
 
+    /// One page of the articles `query` matches (`limit` from `offset`), with how many it
+    /// matches in all, read together.
+    public func page(matching query: ArticleQuery, limit: Int = 20, offset: Int = 0) async throws(FeedError)
+        -> ArticlePage
+    {
+        try await storage { () async throws(StorageError) in
+            try await articles.page(matching: query, limit: limit, offset: offset)
+        }
+    }
+
     /// How many articles `query` matches.
     public func count(matching query: ArticleQuery) async throws(FeedError) -> Int {
         try await storage { () async throws(StorageError) in try await articles.count(matching: query) }

@@ -102,8 +102,8 @@ public actor ArticleListViewModel {
         let total: Int
         let page: [StoredArticle]
         do throws(FeedError) {
-            total = try await service.count(matching: query)
-            page = try await service.articles(matching: query, limit: window.count, offset: window.lowerBound)
+            let read = try await service.page(matching: query, limit: window.count, offset: window.lowerBound)
+            (page, total) = (read.articles, read.total)
         } catch {
             publisher.send(.failed(message: error.errorDescription ?? "\(error)", stale: state.content))
             return

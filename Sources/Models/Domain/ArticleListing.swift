@@ -62,3 +62,17 @@ public struct ArticleCounts: Sendable, Hashable {
         self.total = total
     }
 }
+
+/// One page of a list of articles, with how many the whole list holds.
+public struct ArticlePage: Sendable, Hashable {
+    /// The page's articles, newest first.
+    public var articles: [StoredArticle]
+    /// How many articles the whole list (every page) holds.
+    public var total: Int
+
+    /// Creates a page.
+    public init(articles: [StoredArticle], total: Int) {
+        self.articles = articles
+        self.total = total
+    }
+}

@@ -111,6 +111,27 @@ public struct ArticleRepository: Sendable {
         try await readSearching(query) { db in try Self.page(db, query: query, limit: limit, offset: offset) }
     }
 
+    /// One page of the articles `query` matches and how many it matches, read together (one
+    /// snapshot, and a search sorts its matches once for both).
+    public func page(matching query: ArticleQuery, limit: Int = 20, offset: Int = 0) async throws(StorageError)
+        -> ArticlePage
+    {
+        try await readSearching(query) { db in
+            if query.search != nil {
+                guard let (sql, arguments) = Self.sql(for: query, select: "article.id") else {
+                    return ArticlePage(articles: [], total: 0)
+                }
+                let ids = try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+                let start = min(max(0, offset), ids.count)
+                let end = start + min(max(0, limit), ids.count - start)
+                return ArticlePage(articles: try Self.fetch(db, ids: Array(ids[start..<end])), total: ids.count)
+            }
+            let (sql, arguments) = Self.countSQL(for: query) ?? ("SELECT 0", [])  // no search: always an index count
+            let total = try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0
+            return ArticlePage(articles: try Self.page(db, query: query, limit: limit, offset: offset), total: total)
+        }
+    }
+
     /// How many articles `query` matches.
     public func count(matching query: ArticleQuery) async throws(StorageError) -> Int {
         try await readSearching(query) { db in

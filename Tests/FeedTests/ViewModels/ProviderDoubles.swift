@@ -56,11 +56,12 @@ final class ScriptedFeeds: FeedProviding {
         }
     }
 
-    func count(matching query: ArticleQuery) async throws(FeedError) -> Int {
-        try state.withLock { state throws(FeedError) in
+    func page(matching query: ArticleQuery, limit: Int, offset: Int) async throws(FeedError) -> ArticlePage {
+        let total = try state.withLock { state throws(FeedError) in
             if let failure = state.failure { throw failure }
             return Self.filter(state.articles, query).count
         }
+        return ArticlePage(articles: try await articles(matching: query, limit: limit, offset: offset), total: total)
     }
 
     func open(articleID: Int64) async throws(FeedError) -> StoredArticle {

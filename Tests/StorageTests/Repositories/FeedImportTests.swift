@@ -60,12 +60,22 @@ struct ArticleCountTests {
                 for starred in [false, true] {
                     for since in [nil, now.addingTimeInterval(-7 * 86_400)] {
                         let query = ArticleQuery(feedID: feedID, unreadOnly: unread, starredOnly: starred, since: since)
-                        let listed = try await articles.articles(matching: query, limit: 1_000).count
-                        #expect(try await articles.count(matching: query) == listed, "\(query)")
+                        let listed = try await articles.articles(matching: query, limit: 1_000)
+                        #expect(try await articles.count(matching: query) == listed.count, "\(query)")
+                        let page = try await articles.page(matching: query, limit: 3, offset: 2)
+                        #expect(page.total == listed.count, "\(query)")
+                        #expect(page.articles.map(\.id) == Array(listed.dropFirst(2).prefix(3)).map(\.id), "\(query)")
                     }
                 }
             }
         }
         #expect(try await articles.count(matching: ArticleQuery(unreadOnly: true)) == 10)
+        // A search pages and counts from one sorted list of matches.
+        let search = ArticleQuery(search: "body")
+        let all = try await articles.articles(matching: search, limit: 1_000)
+        let page = try await articles.page(matching: search, limit: 4, offset: 3)
+        #expect(page.total == all.count && all.count > 7)
+        #expect(page.articles.map(\.id) == Array(all.dropFirst(3).prefix(4)).map(\.id))
+        #expect(try await articles.page(matching: search, limit: 4, offset: 1_000).articles.isEmpty)
     }
 }
