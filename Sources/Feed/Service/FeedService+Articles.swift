@@ -41,11 +41,6 @@ extension FeedService {
         }
     }
 
-    /// How many articles `query` matches.
-    public func count(matching query: ArticleQuery) async throws(FeedError) -> Int {
-        try await storage { () async throws(StorageError) in try await articles.count(matching: query) }
-    }
-
     /// Marks articles read, unread, starred or unstarred.
     ///
     /// - Throws: `.notFound` naming the first id that is not an article (nothing is changed).

@@ -126,30 +126,27 @@ public struct ArticleRepository: Sendable {
                 let end = start + min(max(0, limit), ids.count - start)
                 return ArticlePage(articles: try Self.fetch(db, ids: Array(ids[start..<end])), total: ids.count)
             }
-            let (sql, arguments) = Self.countSQL(for: query) ?? ("SELECT 0", [])  // no search: always an index count
-            let total = try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0
-            return ArticlePage(articles: try Self.page(db, query: query, limit: limit, offset: offset), total: total)
+            return ArticlePage(
+                articles: try Self.page(db, query: query, limit: limit, offset: offset),
+                total: try Self.count(db, query))
         }
     }
 
     /// How many articles `query` matches.
     public func count(matching query: ArticleQuery) async throws(StorageError) -> Int {
-        try await readSearching(query) { db in
-            if let (sql, arguments) = Self.countSQL(for: query) {
-                return try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0
-            }
-            guard let (sql, arguments) = Self.sql(for: query, select: "article.id") else { return 0 }
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
-        }
+        try await readSearching(query) { db in try Self.count(db, query) }
     }
 
-    /// A count that reads indexes only, for the filters that allow one (no search): every
+    /// How many articles `query` matches. Without a search the count reads indexes only: every
     /// article has a status, so plain lists count articles alone (SQLite keeps that count at
     /// hand), and unread or starred lists start from the statuses' partial indexes and check
     /// each article in its unique index. Statuses outlive their articles (a returning article
     /// keeps its state), so they are never counted alone.
-    static func countSQL(for query: ArticleQuery) -> (String, StatementArguments)? {
-        guard query.search == nil else { return nil }
+    static func count(_ db: Database, _ query: ArticleQuery) throws -> Int {
+        if query.search != nil {
+            guard let (sql, arguments) = sql(for: query, select: "article.id") else { return 0 }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
+        }
         var clauses: [String] = []
         var arguments = StatementArguments()
         if let feedID = query.feedID {
@@ -167,7 +164,7 @@ public struct ArticleRepository: Sendable {
             if query.starredOnly { clauses.append("articleStatus.isStarred = 1") }
         }
         let filter = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
-        return ("SELECT count(*) FROM \(from)\(filter)", arguments)
+        return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(from)\(filter)", arguments: arguments) ?? 0
     }
 
     /// Runs a read for `query`; a search first makes sure the index holds every article. The
