@@ -174,17 +174,9 @@ public actor FeedService {
     /// that keep themselves current. Commits that touch neither are not delivered.
     public nonisolated func changes() -> AsyncStream<FeedChanges> {
         // Subscribed now, before the caller's first await, so no commit slips between.
-        let changeSets = database.changes()
-        return AsyncStream { continuation in
-            let forwarding = Task {
-                for await changeSet in changeSets {
-                    let changes = FeedChanges(
-                        feeds: ChangedIDs(changeSet[.feed]), articles: ChangedIDs(changeSet[.article]))
-                    if !changes.feeds.isEmpty || !changes.articles.isEmpty { continuation.yield(changes) }
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in forwarding.cancel() }
+        database.changes().compactMapped { changeSet in
+            let changes = FeedChanges(feeds: ChangedIDs(changeSet[.feed]), articles: ChangedIDs(changeSet[.article]))
+            return changes.feeds.isEmpty && changes.articles.isEmpty ? nil : changes
         }
     }
 

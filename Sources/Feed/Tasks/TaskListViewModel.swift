@@ -134,19 +134,11 @@ public actor TaskListViewModel {
         if task.isDone { return .done }
         guard let due = task.dueDate else { return .someday }
         if due < today { return .overdue }
-        if due < Self.day(1, after: today) { return .today }
-        if due < Self.day(8, after: today) { return .upcoming }
+        if due < Self.days.day(1, after: today) { return .today }
+        if due < Self.days.day(8, after: today) { return .upcoming }
         return .later
     }
 
-    /// The stored day `count` days after `day` (stored days are 00:00 UTC).
-    private static func day(_ count: Int, after day: Date) -> Date {
-        utc.date(byAdding: .day, value: count, to: day) ?? day.addingTimeInterval(Double(count) * 86_400)
-    }
-
-    private static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
-        return calendar
-    }()
+    /// Day arithmetic on stored days (00:00 UTC), whatever the user's time zone.
+    private static let days = CivilDays(calendar: Calendar(identifier: .gregorian))
 }

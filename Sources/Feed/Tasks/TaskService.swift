@@ -248,14 +248,7 @@ public struct TaskService: TaskProviding {
     /// The ids of tasks each committed transaction changes, by any writer of the store.
     public func changes() -> AsyncStream<ChangedIDs> {
         // Subscribed now, before the caller's first await, so no commit slips between.
-        let changes = database.changes(of: .task)
-        return AsyncStream { continuation in
-            let forwarding = Task {
-                for await change in changes { continuation.yield(ChangedIDs(change)) }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in forwarding.cancel() }
-        }
+        database.changes(of: .task).compactMapped { ChangedIDs($0) }
     }
 
     /// The stored due day of today (00:00 UTC of the current day in the service's time zone).

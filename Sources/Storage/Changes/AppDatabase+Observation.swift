@@ -1,18 +1,12 @@
 import Foundation
 internal import GRDB
+import Models
 
 extension AppDatabase {
     /// The ids of one entity that each committed transaction changed; transactions that did
     /// not touch the entity are skipped.
     public func changes(of entity: Entity, _ filter: ChangeFilter = .all) -> AsyncStream<EntityChanges> {
-        let changes = self.changes(filter)
-        return AsyncStream { continuation in
-            let task = Task {
-                for await set in changes where !set[entity].isEmpty { continuation.yield(set[entity]) }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        self.changes(filter).compactMapped { set in set[entity].isEmpty ? nil : set[entity] }
     }
 
     /// One object now and after every committed change to it; `nil` once when it is deleted

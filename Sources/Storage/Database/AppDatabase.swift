@@ -208,8 +208,7 @@ public final class AppDatabase: Sendable {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.readonly = options.readOnly
-        let (seconds, attoseconds) = options.busyTimeout.components
-        configuration.busyMode = .timeout(max(0, Double(seconds) + Double(attoseconds) * 1e-18))
+        configuration.busyMode = .timeout(max(0, options.busyTimeout.timeInterval))
         configuration.label = "Tidings"
         configuration.prepareDatabase { db in
             // In WAL mode NORMAL never corrupts and never loses a commit when the process dies;
