@@ -69,10 +69,12 @@ let package = Package(
             exclude: ["Support/test_server.py"],
             swiftSettings: swiftSettings),
 
+        // The substring index's FTS5 tokenizer (FTS5's trigram, less what a search never asks for).
+        .target(name: "CSubstringTokenizer", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "Storage",
             dependencies: [
-                "Models", .product(name: "GRDB", package: "GRDB.swift"),
+                "Models", "CSubstringTokenizer", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),

@@ -1,3 +1,4 @@
+internal import CSubstringTokenizer
 import Foundation
 internal import GRDB
 internal import GRDBSQLite
@@ -225,6 +226,12 @@ public final class AppDatabase: Sendable {
             var persist: Int32 = 1
             _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
             db.add(function: ArticleSearch.containsFunction)
+            // The substring index cannot be written or searched without its tokenizer.
+            let registered = tidings_register_substring_tokenizer(db.sqliteConnection)
+            guard registered == SQLITE_OK else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: registered), message: "cannot register the search tokenizer")
+            }
             if let onStatement {
                 db.trace(options: .statement) { event in onStatement(event.description) }
             }

@@ -18,7 +18,9 @@ internal import GRDB
 /// the few whose trigrams are not in one run are dropped by reading the text (only for those the
 /// word index did not already match). A one- or two-character word reads the trigram index's
 /// vocabulary for the trigrams that begin with it; two spaces after each indexed text give
-/// every character a trigram of its own. Quotes, operators and punctuation are never read as
+/// every character a trigram of its own. The trigram index's tokenizer (`tidings_trigram`, see
+/// `CSubstringTokenizer`) keeps each trigram of a text once and none a word without white space
+/// can ask for. Quotes, operators and punctuation are never read as
 /// query syntax: every term is quoted.
 struct ArticleSearch {
     /// One word of the search and the ways it may match.
