@@ -59,10 +59,14 @@ SELECT feedId, uniqueId || '#' || k.n, title, link, published - k.n * 86400, sor
 FROM article, k WHERE instr(uniqueId, '#') = 0;
 INSERT OR IGNORE INTO articleStatus (feedId, uniqueId, isRead, isStarred, arrivedAt)
 SELECT feedId, uniqueId, 0, 0, sortDate FROM article;
--- One article in 500 holds each rare thing the searches look for (the corpus has none).
-UPDATE article SET contentText = contentText || ' zeppelin' WHERE id % 500 = 7;
-UPDATE article SET title = title || ' 今日は天気予報' WHERE id % 500 = 11;
-UPDATE article SET contentText = contentText || ' 🦀' WHERE id % 500 = 13;
+-- One article in 500 holds each rare thing the searches look for (the corpus has none). Only
+-- copies not yet indexed are changed: changing an indexed one needs Tidings' search tokenizer.
+UPDATE article SET contentText = contentText || ' zeppelin'
+WHERE id % 500 = 7 AND id > (SELECT indexedThrough FROM articleSearchState);
+UPDATE article SET title = title || ' 今日は天気予報'
+WHERE id % 500 = 11 AND id > (SELECT indexedThrough FROM articleSearchState);
+UPDATE article SET contentText = contentText || ' 🦀'
+WHERE id % 500 = 13 AND id > (SELECT indexedThrough FROM articleSearchState);
 SQL
 echo "database: $(sqlite3 "$db" 'select count(*) from feed') feeds, $(sqlite3 "$db" 'select count(*) from article') articles"
 startup=()
