@@ -116,7 +116,7 @@ extension FeedService {
                 fresh.etag = document.etag
                 fresh.lastModified = document.lastModified
                 if let moved = document.permanentRedirect, await canMove(feed, to: moved) { fresh.url = moved }
-                let hash = SHA256.hex(of: document.body)
+                let hash = BodyDigest.text(of: document.body)
                 if hash == feed.contentHash {
                     // The same body as the articles stored: its validators describe them too.
                     fresh.lastResult = .notModified

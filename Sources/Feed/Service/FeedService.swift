@@ -107,7 +107,7 @@ public actor FeedService {
             title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty ?? Self.title(for: parsed, url: feedURL)
         let source = FeedSource(
             url: feedURL, title: name, homePageURL: parsed.link, format: parsed.format, etag: document.etag,
-            lastModified: document.lastModified, contentHash: SHA256.hex(of: document.body), lastResult: .ok,
+            lastModified: document.lastModified, contentHash: BodyDigest.text(of: document.body), lastResult: .ok,
             lastRefreshedAt: now())
         let items = parsed.items.map { $0.article(feedID: 0) }
         let (stored, merge) = try await storage { () async throws(StorageError) in
