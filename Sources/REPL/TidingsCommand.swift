@@ -75,19 +75,29 @@ struct TidingsCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A file of commands, one per line.", valueName: "script"), completion: .file())
     var script: String?
 
-    /// Dispatches `tidings parse …` to `ParseCommand`, everything else to this command
-    /// (`--generate-completion-script` included: its scripts describe this command's flags).
+    /// Dispatches `tidings parse …` to `ParseCommand`, a plain invocation to `Invocation.run()`
+    /// directly, everything else to this command (`--generate-completion-script` included: its
+    /// scripts describe this command's flags).
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments == ["--version"] {
+            Console.standard.out(version)
+            return
+        }
         if arguments.first == "parse" {
             await run(ParseCommand.self, Array(arguments.dropFirst()))
+        } else if let invocation = Invocation(quick: arguments) {
+            do {
+                try await invocation.run()
+            } catch {
+                finish(Self.self, error)
+            }
         } else {
             await run(Self.self, arguments)
         }
     }
 
-    /// Parses and runs one command type; a usage error exits with status 2 as SPEC.md says
-    /// (the argument parser's own convention is 64).
+    /// Parses and runs one command type.
     private static func run<Command: AsyncParsableCommand>(_ type: Command.Type, _ arguments: [String]) async {
         do {
             var command = try type.parseAsRoot(arguments)
@@ -96,22 +106,56 @@ struct TidingsCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let exit as ExitCode {
-            type.exit(withError: exit)
         } catch {
-            // The parser's messages quote what was typed: they pass the output boundary too.
-            let code = type.exitCode(for: error)
-            let message = type.fullMessage(for: error)
-            if code == .success {
-                if !message.isEmpty { Console.standard.out(message) }
-                type.exit(withError: ExitCode.success)
-            }
-            if !message.isEmpty { Console.standard.err(message) }
-            type.exit(withError: code == .validationFailure ? ExitCode(2) : code)
+            finish(type, error)
         }
     }
 
-    mutating func validate() throws {
+    /// Exits after `error`; a usage error exits with status 2 as the manual says (the argument
+    /// parser's own convention is 64).
+    private static func finish<Command: ParsableCommand>(_ type: Command.Type, _ error: any Error) -> Never {
+        if let exit = error as? ExitCode { type.exit(withError: exit) }
+        // The parser's messages quote what was typed: they pass the output boundary too.
+        let code = type.exitCode(for: error)
+        let message = type.fullMessage(for: error)
+        if code == .success {
+            if !message.isEmpty { Console.standard.out(message) }
+            type.exit(withError: ExitCode.success)
+        }
+        if !message.isEmpty { Console.standard.err(message) }
+        type.exit(withError: code == .validationFailure ? ExitCode(2) : code)
+    }
+
+    /// The flags and arguments as one value.
+    var invocation: Invocation {
+        Invocation(
+            home: home, db: db, configURL: configURL, appVersion: appVersion, json: json, noColor: noColor,
+            keepGoing: keepGoing, commands: commands, script: script)
+    }
+
+    func validate() throws {
+        try invocation.validate()
+    }
+
+    func run() async throws {
+        try await invocation.run()
+    }
+}
+
+/// What one start of the program was asked to do, however its arguments were read.
+struct Invocation: Equatable {
+    var home: String?
+    var db: String?
+    var configURL: String?
+    var appVersion: String?
+    var json = false
+    var noColor = false
+    var keepGoing = false
+    var commands: [String] = []
+    var script: String?
+
+    /// Refuses a combination the flags cannot express, with the reason.
+    func validate() throws {
         if !commands.isEmpty, let script {
             throw ValidationError("-c and a SCRIPT (\(script)) cannot be used together; choose one")
         }
@@ -128,7 +172,7 @@ struct TidingsCommand: AsyncParsableCommand {
         }
     }
 
-    mutating func run() async throws {
+    func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let logger = AppEnvironment.makeLogger(environment: environment)
         let location = HomeLocation(home: home, database: db, environment: environment)
@@ -149,7 +193,7 @@ struct TidingsCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let display = Display.current(noColor: noColor, environment: environment)
-        let version = (try? SemanticVersion(appVersion ?? Self.version)) ?? SemanticVersion(major: 0)
+        let version = (try? SemanticVersion(appVersion ?? TidingsCommand.version)) ?? SemanticVersion(major: 0)
         let drawsProgress = !json
         let progress: @Sendable (String?) -> Void = { text in
             if drawsProgress { Console.progressLine(text) }
@@ -201,5 +245,50 @@ struct TidingsCommand: AsyncParsableCommand {
             status = await session.runScript(AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } })
         }
         if status != 0 { throw ExitCode(status) }
+    }
+}
+
+extension Invocation {
+    /// The invocation of `arguments`, read without the argument parser (whose reflection took
+    /// 2 ms of every start), when they use only what scripts and shell one-liners use: each
+    /// flag at most once (`-c` any number of times), values that do not start with "-", at most
+    /// one SCRIPT, and a valid combination. `nil` for anything else (help, `--flag=value`, a
+    /// completion script, a mistake), which the argument parser reads, so that its messages and
+    /// exit codes stay the only ones.
+    init?(quick arguments: [String]) {
+        self.init()
+        var seen = Set<String>()
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            switch argument {
+            case "--json", "--no-color", "--keep-going":
+                guard seen.insert(argument).inserted else { return nil }
+                if argument == "--json" { json = true }
+                if argument == "--no-color" { noColor = true }
+                if argument == "--keep-going" { keepGoing = true }
+            case "--home", "--db", "--config-url", "--app-version", "-c":
+                guard argument == "-c" || seen.insert(argument).inserted, index < arguments.endIndex,
+                    !arguments[index].hasPrefix("-")
+                else { return nil }
+                let value = arguments[index]
+                index += 1
+                switch argument {
+                case "--home": home = value
+                case "--db": db = value
+                case "--config-url": configURL = value
+                case "--app-version": appVersion = value
+                default: commands.append(value)
+                }
+            default:
+                // "help" is the argument parser's word, whatever follows.
+                guard script == nil, !argument.isEmpty, !argument.hasPrefix("-"), argument != "help" else {
+                    return nil
+                }
+                script = argument
+            }
+        }
+        guard (try? validate()) != nil else { return nil }
     }
 }
