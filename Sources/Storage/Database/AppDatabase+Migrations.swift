@@ -59,7 +59,62 @@ extension AppDatabase {
                     UPDATE articleSearchState SET indexedThrough = 0;
                     """)
         }
+        migrator.registerMigration("v9-article-counts", migrate: createArticleCounts)
         return migrator
+    }
+
+    /// Article counts per feed, kept by triggers in the transaction that changes them: lists
+    /// and `feed list` read their totals in one row per feed instead of counting index entries
+    /// (a million articles took 9-50 ms to count). Unread and starred counts are counts of
+    /// statuses: every unread or starred status has its article (see `ArticleRepository.count`).
+    private static func createArticleCounts(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE articleCounts (
+                    feedId INTEGER PRIMARY KEY REFERENCES feed(id) ON DELETE CASCADE,
+                    total INTEGER NOT NULL DEFAULT 0,
+                    unread INTEGER NOT NULL DEFAULT 0,
+                    starred INTEGER NOT NULL DEFAULT 0);
+                INSERT INTO articleCounts (feedId, total) SELECT feedId, count(*) FROM article GROUP BY feedId;
+                INSERT INTO articleCounts (feedId, unread, starred)
+                SELECT feedId, sum(isRead = 0), sum(isStarred = 1) FROM articleStatus GROUP BY feedId
+                ON CONFLICT (feedId) DO UPDATE SET unread = excluded.unread, starred = excluded.starred;
+                CREATE TRIGGER articleCounts_article_insert AFTER INSERT ON article BEGIN
+                    INSERT INTO articleCounts (feedId, total) VALUES (new.feedId, 1)
+                    ON CONFLICT (feedId) DO UPDATE SET total = total + 1;
+                END;
+                CREATE TRIGGER articleCounts_article_delete AFTER DELETE ON article BEGIN
+                    UPDATE articleCounts SET total = total - 1 WHERE feedId = old.feedId;
+                END;
+                CREATE TRIGGER articleCounts_article_move AFTER UPDATE OF feedId ON article
+                WHEN new.feedId IS NOT old.feedId BEGIN
+                    UPDATE articleCounts SET total = total - 1 WHERE feedId = old.feedId;
+                    INSERT INTO articleCounts (feedId, total) VALUES (new.feedId, 1)
+                    ON CONFLICT (feedId) DO UPDATE SET total = total + 1;
+                END;
+                CREATE TRIGGER articleCounts_status_insert AFTER INSERT ON articleStatus
+                WHEN new.isRead = 0 OR new.isStarred = 1 BEGIN
+                    INSERT INTO articleCounts (feedId, unread, starred)
+                    VALUES (new.feedId, new.isRead = 0, new.isStarred = 1)
+                    ON CONFLICT (feedId) DO UPDATE
+                    SET unread = unread + (new.isRead = 0), starred = starred + (new.isStarred = 1);
+                END;
+                CREATE TRIGGER articleCounts_status_delete AFTER DELETE ON articleStatus
+                WHEN old.isRead = 0 OR old.isStarred = 1 BEGIN
+                    UPDATE articleCounts SET unread = unread - (old.isRead = 0), starred = starred - (old.isStarred = 1)
+                    WHERE feedId = old.feedId;
+                END;
+                CREATE TRIGGER articleCounts_status_update AFTER UPDATE OF isRead, isStarred, feedId ON articleStatus
+                WHEN (old.isRead = 0) IS NOT (new.isRead = 0) OR (old.isStarred = 1) IS NOT (new.isStarred = 1)
+                    OR old.feedId IS NOT new.feedId BEGIN
+                    UPDATE articleCounts SET unread = unread - (old.isRead = 0), starred = starred - (old.isStarred = 1)
+                    WHERE feedId = old.feedId;
+                    INSERT INTO articleCounts (feedId, unread, starred)
+                    VALUES (new.feedId, new.isRead = 0, new.isStarred = 1)
+                    ON CONFLICT (feedId) DO UPDATE
+                    SET unread = unread + (new.isRead = 0), starred = starred + (new.isStarred = 1);
+                END;
+                """)
     }
 
     private static func createFeedTables(_ db: Database) throws {

@@ -88,6 +88,14 @@ extension ArticleRepository {
 
     /// One page of the articles `query` matches, newest first.
     static func page(_ db: Database, query: ArticleQuery, limit: Int, offset: Int) throws -> [StoredArticle] {
+        try page(db, query: query, limit: limit, offset: offset, matches: nil)
+    }
+
+    /// One page of the articles `query` matches, newest first; `matches` is how many there are,
+    /// when the caller knows (it counts them for the page's total).
+    static func page(_ db: Database, query: ArticleQuery, limit: Int, offset: Int, matches: Int?) throws
+        -> [StoredArticle]
+    {
         if query.search != nil {
             // Matches are sorted by date in a temporary b-tree: sort ids only, then load the
             // page, instead of carrying every match's text through the sort.
@@ -95,7 +103,10 @@ extension ArticleRepository {
             let statement = try db.cachedStatement(sql: sql + " LIMIT ? OFFSET ?")
             return try fetch(db, ids: try Int64.fetchAll(statement, arguments: arguments + [limit, offset]))
         }
-        guard let (sql, arguments) = sql(for: query, select: storedSelection) else { return [] }
+        let statusesFirst = try readsStatusesFirst(db, query, matches: matches)
+        guard let (sql, arguments) = sql(for: query, select: storedSelection, statusesFirst: statusesFirst) else {
+            return []
+        }
         let statement = try db.cachedStatement(sql: sql + " LIMIT ? OFFSET ?")
         let rows = try Row.fetchCursor(statement, arguments: arguments + [limit, offset])
         var page: [StoredArticle] = []
@@ -104,8 +115,31 @@ extension ArticleRepository {
         return page
     }
 
+    /// How an unread or starred list finds a page: by walking articles newest first (through
+    /// the date indexes) and checking each one's status, which reads about a page's worth of
+    /// rows when the list holds a fair share of the articles, or, when it holds fewer than one
+    /// article in 500, by reading its few statuses (a partial index) and sorting them. Either
+    /// plan alone is slow somewhere: sorting 100,000 unread of 1,000,000 articles took 0.3 s,
+    /// walking past a million read articles to reach a few old unread ones would take as long.
+    static func readsStatusesFirst(_ db: Database, _ query: ArticleQuery, matches: Int?) throws -> Bool {
+        guard query.unreadOnly || query.starredOnly, query.search == nil, query.since == nil else { return false }
+        let matching = try matches ?? count(db, query)
+        let articles: Int
+        if let feedID = query.feedID {
+            articles =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM article WHERE feedId = ?", arguments: [feedID]) ?? 0
+        } else {
+            // Ids only grow: the largest is at hand and at least the number of articles.
+            articles = try Int.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM article") ?? 0
+        }
+        return matching * 500 < articles
+    }
+
     /// The ordered SELECT for a query, or `nil` when its search text has no words to match.
-    static func sql(for query: ArticleQuery, select: String) -> (String, StatementArguments)? {
+    /// `statusesFirst`: the plan `readsStatusesFirst` chose for an unread or starred list.
+    static func sql(for query: ArticleQuery, select: String, statusesFirst: Bool = false)
+        -> (String, StatementArguments)?
+    {
         var clauses: [String] = []
         var arguments = StatementArguments()
         if let feedID = query.feedID {
@@ -118,7 +152,11 @@ extension ArticleRepository {
             clauses.append("article.sortDate >= ?")
             arguments += [since.timeIntervalSince1970]
         }
-        var from = "article JOIN articleStatus USING (feedId, uniqueId)"
+        // CROSS JOIN fixes the order SQLite reads the two tables in (see `readsStatusesFirst`).
+        var from =
+            statusesFirst
+            ? "articleStatus CROSS JOIN article USING (feedId, uniqueId)"
+            : "article CROSS JOIN articleStatus USING (feedId, uniqueId)"
         if let text = query.search {
             // Callers bring the indexes up to date first (`updateSearchIndex`). The matches drive
             // the query (CROSS JOIN keeps them first), so a rare word touches only its articles.

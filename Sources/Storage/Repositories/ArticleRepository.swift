@@ -126,9 +126,9 @@ public struct ArticleRepository: Sendable {
                 let end = start + min(max(0, limit), ids.count - start)
                 return ArticlePage(articles: try Self.fetch(db, ids: Array(ids[start..<end])), total: ids.count)
             }
+            let total = try Self.count(db, query)
             return ArticlePage(
-                articles: try Self.page(db, query: query, limit: limit, offset: offset),
-                total: try Self.count(db, query))
+                articles: try Self.page(db, query: query, limit: limit, offset: offset, matches: total), total: total)
         }
     }
 
@@ -137,11 +137,13 @@ public struct ArticleRepository: Sendable {
         try await readSearching(query) { db in try Self.count(db, query) }
     }
 
-    /// How many articles `query` matches. Without a search the count reads indexes only: every
-    /// article has a status, so plain lists count articles alone (SQLite keeps that count at
-    /// hand), and unread or starred lists start from the statuses' partial indexes and check
-    /// each article in its unique index. Statuses outlive their articles (a returning article
-    /// keeps its state), so they are never counted alone.
+    /// How many articles `query` matches. Without a search or a date bound it reads the counts
+    /// kept per feed (migration `v9-article-counts`): one row per feed, whatever the articles.
+    /// Unread and starred counts there are counts of statuses, exact because every unread or
+    /// starred status has its article (retention deletes only read, unstarred articles;
+    /// statuses are marked through existing articles; `ArticleRetentionTests` holds this). Other
+    /// statuses outlive their articles (a returning article keeps its state), so a date bound
+    /// joins the two.
     static func count(_ db: Database, _ query: ArticleQuery) throws -> Int {
         if query.search != nil {
             guard let (sql, arguments) = sql(for: query, select: "article.id") else { return 0 }
@@ -149,8 +151,19 @@ public struct ArticleRepository: Sendable {
         }
         var clauses: [String] = []
         var arguments = StatementArguments()
+        if query.since == nil, !(query.unreadOnly && query.starredOnly) {
+            let column = query.unreadOnly ? "unread" : query.starredOnly ? "starred" : "total"
+            if let feedID = query.feedID {
+                clauses.append("feedId = ?")
+                arguments += [feedID]
+            }
+            let filter = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+            return try Int.fetchOne(
+                db, sql: "SELECT coalesce(sum(\(column)), 0) FROM articleCounts\(filter)", arguments: arguments) ?? 0
+        }
+        let statusesOnly = query.since == nil
         if let feedID = query.feedID {
-            clauses.append("article.feedId = ?")
+            clauses.append(statusesOnly ? "articleStatus.feedId = ?" : "article.feedId = ?")
             arguments += [feedID]
         }
         if let since = query.since {
@@ -159,7 +172,7 @@ public struct ArticleRepository: Sendable {
         }
         var from = "article"
         if query.unreadOnly || query.starredOnly {
-            from = "articleStatus CROSS JOIN article USING (feedId, uniqueId)"
+            from = statusesOnly ? "articleStatus" : "article CROSS JOIN articleStatus USING (feedId, uniqueId)"
             if query.unreadOnly { clauses.append("articleStatus.isRead = 0") }
             if query.starredOnly { clauses.append("articleStatus.isStarred = 1") }
         }

@@ -125,23 +125,13 @@ public struct FeedRepository: Sendable {
         try await database.read { db in try FeedRecord.order(Column("id")).fetchAll(db).map(\.source) }
     }
 
-    /// Unread and total article counts per feed id; feeds without articles are absent.
-    ///
-    /// Two index-only scans, no join: totals from `article_feed_sortDate`, unread counts from
-    /// the partial index of unread statuses. Counting statuses is exact because every unread
-    /// status has its article: retention deletes only read articles, and statuses are marked
-    /// through existing articles (`ArticleRetentionTests` holds this).
+    /// Unread and total article counts per feed id; feeds without articles are absent. One row
+    /// per feed, kept by triggers (migration `v9-article-counts`).
     public func articleCounts() async throws(StorageError) -> [Int64: ArticleCounts] {
         try await database.read { db in
             var counts: [Int64: ArticleCounts] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT feedId, count(*) FROM article GROUP BY feedId") {
-                counts[row[0]] = ArticleCounts(unread: 0, total: row[1])
-            }
-            let unread = try Row.fetchAll(
-                db, sql: "SELECT feedId, count(*) FROM articleStatus WHERE isRead = 0 GROUP BY feedId")
-            for row in unread {
-                let feedID: Int64 = row[0]
-                counts[feedID]?.unread = row[1]
+            for row in try Row.fetchAll(db, sql: "SELECT feedId, unread, total FROM articleCounts WHERE total > 0") {
+                counts[row[0]] = ArticleCounts(unread: row[1], total: row[2])
             }
             return counts
         }

@@ -258,3 +258,47 @@ struct SearchIndexTests {
         try await checkIndex(database)
     }
 }
+
+@Suite("Unread and starred pages at scale")
+struct StatusListPlanTests {
+    /// 5,000 articles of one feed (article i is i seconds old), read except those `unread` picks.
+    func database(unread: Set<Int>, counter: StatementCounter) async throws -> (AppDatabase, Int64) {
+        let database = try AppDatabase.inMemory(onStatement: counter.record)
+        let feedID = try await addFeed(database)
+        try await database.write(source: .app) { db in
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+                    INSERT INTO article (feedId, uniqueId, title, sortDate) SELECT ?, 'guid-' || i, 'T' || i, 100000 - i FROM n;
+                    INSERT INTO articleStatus (feedId, uniqueId, isRead, arrivedAt) SELECT feedId, uniqueId, 1, 0 FROM article;
+                    """, arguments: [feedID])
+            for i in unread {
+                try db.execute(sql: "UPDATE articleStatus SET isRead = 0 WHERE uniqueId = ?", arguments: ["guid-\(i)"])
+            }
+        }
+        return (database, feedID)
+    }
+
+    @Test(
+        "a page is the same whichever way it is found, and the plan suits the list",
+        arguments: [
+            ("dense", Set(stride(from: 3, through: 5_000, by: 3)), "article CROSS JOIN articleStatus"),
+            ("sparse", [4_100, 4_700, 4_999], "articleStatus CROSS JOIN article"),
+        ] as [(String, Set<Int>, String)])
+    func plans(name: String, unread: Set<Int>, plan: String) async throws {
+        let counter = StatementCounter()
+        let (database, feedID) = try await database(unread: unread, counter: counter)
+        let articles = ArticleRepository(database: database)
+        let expected = unread.sorted().map { "guid-\($0)" }
+        for query in [ArticleQuery(unreadOnly: true), ArticleQuery(feedID: feedID, unreadOnly: true)] {
+            for offset in [0, 1, 20] {
+                counter.reset()
+                let page = try await articles.page(matching: query, limit: 20, offset: offset)
+                #expect(page.total == expected.count, "\(name)")
+                #expect(
+                    page.articles.map(\.article.uniqueID) == Array(expected.dropFirst(offset).prefix(20)), "\(name)")
+                #expect(counter.selects.contains { $0.contains(plan) }, "\(name)")
+            }
+        }
+    }
+}
