@@ -12,6 +12,8 @@ final class StatementCounter: Sendable {
     /// The SELECT statements run (transaction control and pragmas are left out).
     var selects: [String] { statements.withLock { $0.filter { $0.hasPrefix("SELECT") } } }
     var count: Int { selects.count }
+    /// Every statement run.
+    var all: [String] { statements.withLock { $0 } }
     func record(_ sql: String) { statements.withLock { $0.append(sql) } }
     func reset() { statements.withLock { $0.removeAll() } }
 }
