@@ -92,7 +92,6 @@ let package = Package(
         .target(
             name: "Config",
             dependencies: ["Models", "Networking"],
-            resources: [.process("Resources")],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConfigTests", dependencies: ["Config", "Models", "Networking", "NetworkingTestSupport"],

@@ -5,8 +5,6 @@ public import Foundation
 /// Each case reads as one sentence a user or an operator can act on; the provider keeps the
 /// last good configuration whenever one of these happens.
 public enum ConfigError: Error, Sendable, Hashable, LocalizedError {
-    /// The bundled default is missing from the package's resources.
-    case missingBundledDefault
     /// A document is not a valid configuration; `detail` names the path and the problem.
     case invalidDocument(source: String, detail: String)
     /// The server could not be reached; `reason` is the system's explanation.
@@ -34,8 +32,6 @@ public enum ConfigError: Error, Sendable, Hashable, LocalizedError {
     /// A sentence a user can act on.
     public var errorDescription: String? {
         switch self {
-        case .missingBundledDefault:
-            "the bundled default configuration is missing from this build"
         case .invalidDocument(let source, let detail):
             "the \(source) configuration is invalid: \(detail)"
         case .unreachable(let url, let reason):

@@ -53,6 +53,24 @@ struct ModuleGraphTests {
         return (enumerator?.allObjects ?? []).compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
     }
 
+    /// An installed `tidings` is one file (`make install` copies the binary alone): a resource
+    /// bundle beside it would be missing, and `Bundle.module` stops the program when it is.
+    @Test("no module reads a resource bundle at run time")
+    func noResourceBundles() throws {
+        for module in Self.allowed.keys.sorted() {
+            for file in Self.swiftFiles(of: module) {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                #expect(!text.contains("Bundle.module"), "\(file.lastPathComponent) reads a resource bundle")
+            }
+        }
+        let manifest = try String(
+            contentsOf: Self.sourcesDirectory.deletingLastPathComponent().appendingPathComponent("Package.swift"),
+            encoding: .utf8)
+        let resourceLines = manifest.split(separator: "\n").filter { $0.contains("resources:") }
+        // Test targets only (their fixtures).
+        #expect(resourceLines.count == 1, "\(resourceLines)")
+    }
+
     @Test("each module imports only what the design allows", arguments: allowed.keys.sorted())
     func importsFollowTheGraph(module: String) throws {
         let files = Self.swiftFiles(of: module)
