@@ -69,12 +69,13 @@ let package = Package(
             exclude: ["Support/test_server.py"],
             swiftSettings: swiftSettings),
 
-        // The substring index's FTS5 tokenizer (FTS5's trigram, less what a search never asks for).
-        .target(name: "CSubstringTokenizer", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // What Storage asks of SQLite's C API beyond GRDB: the substring index's FTS5 tokenizer,
+        // and a connection setting behind a variadic call.
+        .target(name: "CSQLiteShims", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "Storage",
             dependencies: [
-                "Models", "CSubstringTokenizer", .product(name: "GRDB", package: "GRDB.swift"),
+                "Models", "CSQLiteShims", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),

@@ -1,64 +1,134 @@
 #!/usr/bin/env bash
-# Whole-process benchmarks of the release `tidings` binary, side by side with the peers the
-# issues name (run in the same session by ../shared/bench):
-#   refresh   250 feeds x 50 items (the shared corpus on nginx, 127.0.0.1:18080) as one
-#             `tidings -c 'feed refresh'`: cold (every feed new) and warm (every feed answers 304);
-#             peer: newsboat -x reload (newsboat-reload.sh)
-#   startup   `tidings -c 'feed list'` on a database of 250 feeds and 100,000 articles
-#   task-add  `tidings -c 'task add x'`; peer: taskwarrior's `task add` (taskwarrior.sh)
-#   search    `tidings -c 'items --search …'` on the 100,000 articles (rare word, substring inside
-#             words, two-character Japanese word, emoji, common words); peer: the LIKE scan
-#             newsboat runs for its search, through the sqlite3 shell on the same file
-# REPS (default 3) repetitions of the refresh, RUNS (default 30) of the short commands; medians.
+# Whole-process benchmarks of the release `tidings` binary, each beside the peer the issues name,
+# run in the same session (the peers' scripts are in ../shared/bench). It ends with one table:
+#   refresh250   250 feeds x 50 items on nginx (127.0.0.1:18080), cold and all-304; newsboat -x reload
+#   refresh2500  the same feeds under 10 prefixes (make-scale.sh: 2,500 subscriptions, one host),
+#                with the TCP connections each run opens; newsboat -x reload of the same URLs
+#   lists        items, items --unread, feed list on 100,000 and 1,000,000 articles (copies of the
+#                corpus' articles); the same page query in the sqlite3 shell
+#   search       items --search on 100,000 articles; the LIKE scan newsboat's search runs
+#   startup      --version and task add; taskwarrior's task --version and task add
+#   import       feed import of 50,000 outlines, then feed list; newsboat -i of the same OPML
+#   parse        tidings parse --summary (start-up subtracted) on the 20 MB corpus feed, the 25 MB
+#                CDATA feed and the 250 XML feeds; fastfeedparser in-process, xmllint --stream
+#   memory       parse and feed add of the 200 MB feed (make-scale.sh HUGE=1): peak RSS
+#   bytes        bytes per article in the database (dbstat), beside the feed XML per article
+# SECTIONS="refresh250 lists" runs some; REPS (default 3) repeats refreshes and parses, RUNS
+# (default 20) the short commands; medians. Results: /tmp/tidings-process-bench/results.tsv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS="${REPS:-3}"
-RUNS="${RUNS:-30}"
+RUNS="${RUNS:-20}"
+SECTIONS="${SECTIONS:-refresh250 refresh2500 lists search startup import parse memory bytes}"
 PEERS="${PEERS:-$PWD/../shared/bench}"
 CORPUS=/tmp/feedcorpus
+SCALE=/tmp/feedcorpus-scale
 WORK=/tmp/tidings-process-bench
-command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)"; exit 1; }
-command -v sqlite3 >/dev/null || { echo "needs the sqlite3 CLI (apt-get install sqlite3)"; exit 1; }
+# Installs what it runs, as the peers' scripts do (tool:package).
+missing=()
+for pair in /usr/bin/time:time sqlite3:sqlite3 strace:strace xmllint:libxml2-utils bc:bc newsboat:newsboat task:taskwarrior; do
+  command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
 
 make -s release >/dev/null
 BIN="$(make -s release-bin)"
 bash "$PEERS/make-corpus.sh" >/dev/null
 bash "$PEERS/serve.sh" start >/dev/null
-
-median() { sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
-now_s() { date +%s.%N; }
-
 rm -rf "$WORK"; mkdir -p "$WORK"
-{
-  echo '<?xml version="1.0"?><opml version="2.0"><head><title>corpus</title></head><body>'
-  while read -r url; do echo "<outline type=\"rss\" text=\"$url\" xmlUrl=\"$url\"/>"; done <"$CORPUS/urls.txt"
+RESULTS="$WORK/results.tsv"
+printf 'figure\ttidings\tpeer\tpeer_name\tgoal\n' >"$RESULTS"
+
+wants() { [[ " $SECTIONS " == *" $1 "* ]]; }
+median() { sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+# seconds CMD...: wall seconds of one run, bash's clock around it.
+seconds() { local t0=$EPOCHREALTIME; "$@" >/dev/null 2>&1; local t1=$EPOCHREALTIME; echo "$t1 - $t0" | bc -l; }
+# timed_median N CMD...: the median wall seconds of N runs.
+timed_median() { local n=$1; shift; for _ in $(seq "$n"); do seconds "$@"; done | median; }
+# peak FILE CMD...: runs CMD under GNU time; FILE gets "wall_s peak_kb".
+peak() { local file=$1; shift; /usr/bin/time -f "%e %M" -o "$file" "$@" >/dev/null 2>"$file.err"; }
+record() { printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" >>"$RESULTS"; echo "  $1: $2 | $4 $3 | goal $5"; }
+ms() { awk -v s="$1" 'BEGIN {printf "%.1f ms", s * 1000}'; }
+sec() { awk -v s="$1" 'BEGIN {printf "%.2f s", s}'; }
+mb() { awk -v k="$1" 'BEGIN {printf "%.0f MB", k / 1024}'; }
+opml() { # opml URLS_FILE > OPML
+  echo '<?xml version="1.0"?><opml version="2.0"><head><title>bench</title></head><body>'
+  while read -r url; do echo "<outline type=\"rss\" text=\"$url\" xmlUrl=\"$url\"/>"; done <"$1"
   echo '</body></opml>'
-} >"$WORK/corpus.opml"
+}
+# newsboat_reload URLS: newsboat's cold and all-304 medians ("cold warm rss_kb"), 8 threads.
+newsboat_reload() {
+  URLS="$1" THREADS=8 REPS="$REPS" bash "$PEERS/newsboat-reload.sh" >"$WORK/newsboat.log" 2>&1
+  local raw=/tmp/bench-peers-newsboat/raw.tsv
+  local cold warm rss
+  cold=$(awk -F'\t' 'NR>1 && $3=="cold" {print $4}' "$raw" | median)
+  warm=$(awk -F'\t' 'NR>1 && $3=="warm2" {print $4}' "$raw" | median)
+  rss=$(awk -F'\t' 'NR>1 && $3=="cold" {print $5}' "$raw" | median)
+  echo "$cold $warm $rss"
+}
+# tidings_refresh URLS NAME: cold and warm medians, peak RSS and connections of one cold run.
+tidings_refresh() {
+  local urls=$1 name=$2 cold=() warm=() rss=()
+  opml "$urls" >"$WORK/$name.opml"
+  for rep in $(seq "$REPS"); do
+    local home="$WORK/$name-$rep"
+    "$BIN" --home "$home" -c "feed import $WORK/$name.opml" >/dev/null
+    peak "$WORK/t" "$BIN" --home "$home" -c "feed refresh"
+    read -r wall kb <"$WORK/t"; cold+=("$wall"); rss+=("$kb")
+    peak "$WORK/t" "$BIN" --home "$home" -c "feed refresh"
+    read -r wall _ <"$WORK/t"; warm+=("$wall")
+  done
+  # The TCP connections a cold refresh opens (one more run, under strace).
+  local home="$WORK/$name-strace"
+  "$BIN" --home "$home" -c "feed import $WORK/$name.opml" >/dev/null
+  strace -f -qq -e trace=connect -o "$WORK/$name.connect" "$BIN" --home "$home" -c "feed refresh" >/dev/null
+  local connections
+  connections=$(grep -c 'sin_port=htons(18080)' "$WORK/$name.connect" || true)
+  echo "$(printf '%s\n' "${cold[@]}" | median) $(printf '%s\n' "${warm[@]}" | median) $(printf '%s\n' "${rss[@]}" | median) $connections"
+}
 
-echo "# tidings $($BIN --version), $(nproc) cores, $(date -u +%FT%TZ)"
-cold=(); warm=(); cold_rss=(); warm_rss=()
-for rep in $(seq "$REPS"); do
-  home="$WORK/home-$rep"
-  "$BIN" --home "$home" -c "feed import $WORK/corpus.opml" >/dev/null
-  /usr/bin/time -f "%e %M" -o "$WORK/t" "$BIN" --home "$home" -c "feed refresh" >"$WORK/cold-$rep.out"
-  read -r wall rss <"$WORK/t"; cold+=("$wall"); cold_rss+=("$rss")
-  /usr/bin/time -f "%e %M" -o "$WORK/t" "$BIN" --home "$home" -c "feed refresh" >"$WORK/warm-$rep.out"
-  read -r wall rss <"$WORK/t"; warm+=("$wall"); warm_rss+=("$rss")
-  echo "refresh rep $rep: cold ${cold[-1]} s ($(cat "$WORK/cold-$rep.out")); warm ${warm[-1]} s ($(cat "$WORK/warm-$rep.out"))"
-done
-echo "REFRESH cold median $(printf '%s\n' "${cold[@]}" | median) s, peak RSS $(printf '%s\n' "${cold_rss[@]}" | median) KB"
-echo "REFRESH warm median $(printf '%s\n' "${warm[@]}" | median) s, peak RSS $(printf '%s\n' "${warm_rss[@]}" | median) KB"
+echo "# tidings $($BIN --version), $(nproc) cores, $(date -u +%FT%TZ), REPS=$REPS RUNS=$RUNS"
 
-# 100,000 articles: the 12,500 of the corpus and seven older copies of each.
-db="$WORK/home-1/tidings.sqlite"
-sqlite3 "$db" <<'SQL'
-WITH k(n) AS (VALUES (1), (2), (3), (4), (5), (6), (7))
+if wants refresh250; then
+  echo "refresh, 250 feeds"
+  read -r cold warm rss conns <<<"$(tidings_refresh "$CORPUS/urls.txt" r250)"
+  read -r ncold nwarm nrss <<<"$(newsboat_reload "$CORPUS/urls.txt")"
+  record "refresh 250 feeds, cold" "$(sec "$cold")" "$(sec "$ncold")" newsboat "<= 0.15x newsboat ($(sec "$(echo "$ncold * 0.15" | bc -l)"))"
+  record "refresh 250 feeds, all 304" "$(sec "$warm")" "$(sec "$nwarm")" newsboat "<= 0.03x newsboat ($(sec "$(echo "$nwarm * 0.03" | bc -l)"))"
+  record "refresh 250 feeds, cold: peak RSS" "$(mb "$rss")" "$(mb "$nrss")" newsboat "-"
+  record "refresh 250 feeds, cold: TCP connections" "$conns" "-" "-" "reused per host"
+  echo "$rss" >"$WORK/rss250"
+fi
+
+if wants refresh2500; then
+  echo "refresh, 2,500 feeds on one host"
+  bash "$PEERS/make-scale.sh" >/dev/null
+  read -r cold warm rss conns <<<"$(tidings_refresh "$SCALE/urls-2500.txt" r2500)"
+  read -r ncold nwarm nrss <<<"$(newsboat_reload "$SCALE/urls-2500.txt")"
+  record "refresh 2,500 feeds, cold" "$(sec "$cold")" "$(sec "$ncold")" newsboat "<= 0.15x newsboat ($(sec "$(echo "$ncold * 0.15" | bc -l)"))"
+  record "refresh 2,500 feeds, all 304" "$(sec "$warm")" "$(sec "$nwarm")" newsboat "<= 0.03x newsboat ($(sec "$(echo "$nwarm * 0.03" | bc -l)"))"
+  base="-"; [ -f "$WORK/rss250" ] && base="<= $(mb "$(echo "$(cat "$WORK/rss250") * 1.2" | bc -l)") (250 feeds + 20%)"
+  record "refresh 2,500 feeds, cold: peak RSS" "$(mb "$rss")" "$(mb "$nrss")" newsboat "$base"
+  record "refresh 2,500 feeds, cold: TCP connections" "$conns" "2,500 (one per feed)" "newsboat" "reused per host"
+fi
+
+# A database of N articles: the corpus' 12,500 and copies, 10% of the copies unread.
+make_articles() { # make_articles HOME COPIES
+  local home=$1 copies=$2
+  "$BIN" --home "$home" -c "feed import $WORK/lists.opml" >/dev/null
+  "$BIN" --home "$home" -c "feed refresh" >/dev/null
+  sqlite3 "$home/tidings.sqlite" <<SQL
+WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < $copies)
 INSERT INTO article (feedId, uniqueId, title, link, published, sortDate, summary, contentHtml, contentText)
 SELECT feedId, uniqueId || '#' || k.n, title, link, published - k.n * 86400, sortDate - k.n * 86400, summary,
        contentHtml, contentText
 FROM article, k WHERE instr(uniqueId, '#') = 0;
 INSERT OR IGNORE INTO articleStatus (feedId, uniqueId, isRead, isStarred, arrivedAt)
-SELECT feedId, uniqueId, 0, 0, sortDate FROM article;
+SELECT feedId, uniqueId, (id % 10) <> 0, (id % 1000) = 0, sortDate FROM article;
 -- One article in 500 holds each rare thing the searches look for (the corpus has none). Only
 -- copies not yet indexed are changed: changing an indexed one needs Tidings' search tokenizer.
 UPDATE article SET contentText = contentText || ' zeppelin'
@@ -67,39 +137,147 @@ UPDATE article SET title = title || ' 今日は天気予報'
 WHERE id % 500 = 11 AND id > (SELECT indexedThrough FROM articleSearchState);
 UPDATE article SET contentText = contentText || ' 🦀'
 WHERE id % 500 = 13 AND id > (SELECT indexedThrough FROM articleSearchState);
+PRAGMA wal_checkpoint(TRUNCATE);
 SQL
-echo "database: $(sqlite3 "$db" 'select count(*) from feed') feeds, $(sqlite3 "$db" 'select count(*) from article') articles"
-startup=()
-for _ in $(seq "$RUNS"); do
-  t0=$(now_s); "$BIN" --home "$WORK/home-1" -c "feed list" >/dev/null; t1=$(now_s)
-  startup+=("$(echo "$t1 - $t0" | bc)")
-done
-echo "STARTUP feed list median $(printf '%s\n' "${startup[@]}" | median) s over $RUNS runs"
+}
 
-adds=()
-for _ in $(seq "$RUNS"); do
-  t0=$(now_s); "$BIN" --home "$WORK/home-2" -c "task add x" >/dev/null; t1=$(now_s)
-  adds+=("$(echo "$t1 - $t0" | bc)")
-done
-echo "TASK ADD median $(printf '%s\n' "${adds[@]}" | median) s over $RUNS runs"
+if wants lists || wants search; then
+  opml "$CORPUS/urls.txt" >"$WORK/lists.opml"
+  make_articles "$WORK/lists-100k" 7
+fi
 
-# Search: the first search indexes the 87,500 copies made above (a refresh indexes what it
-# stores; these were written behind its back), then each search as a whole process, beside the
-# query newsboat's search runs (LIKE over title and content, newest first).
-t0=$(now_s); "$BIN" --home "$WORK/home-1" -c "items --search zeppelin" >/dev/null; t1=$(now_s)
-echo "SEARCH catch-up indexing of 87,500 articles $(echo "$t1 - $t0" | bc) s"
-for word in zeppelin eppeli 天気 🦀 "parser stream"; do
-  ours=(); peer=()
-  for _ in $(seq "$RUNS"); do
-    t0=$(now_s); "$BIN" --home "$WORK/home-1" -c "items --search '$word'" >/dev/null; t1=$(now_s)
-    ours+=("$(echo "$t1 - $t0" | bc)")
-    like="%${word%% *}%"
-    t0=$(now_s)
-    # newsboat loads every match (cache::search_for_items), newest first.
-    sqlite3 "$db" "SELECT id, title FROM article WHERE title LIKE '$like' OR contentText LIKE '$like' ORDER BY sortDate DESC" >/dev/null
-    t1=$(now_s)
-    peer+=("$(echo "$t1 - $t0" | bc)")
+if wants lists; then
+  echo "lists"
+  for size in 100k 1M; do
+    home="$WORK/lists-$size"
+    [ "$size" = 1M ] && make_articles "$home" 79
+    db="$home/tidings.sqlite"
+    count=$(sqlite3 "$db" 'select count(*) from article')
+    for command in "items" "items --unread" "feed list"; do
+      "$BIN" --home "$home" -c "$command" >/dev/null  # warm the page cache
+      t=$(timed_median "$RUNS" "$BIN" --home "$home" -c "$command")
+      peak "$WORK/t" "$BIN" --home "$home" -c "$command"; read -r _ kb <"$WORK/t"
+      case "$command" in
+        "items") query="SELECT article.id, title FROM article ORDER BY sortDate DESC LIMIT 20" ;;
+        "items --unread") query="SELECT article.id, title FROM article JOIN articleStatus USING (feedId, uniqueId) WHERE isRead = 0 ORDER BY sortDate DESC LIMIT 20" ;;
+        *) query="SELECT feedId, count(*), sum(isRead = 0) FROM article JOIN articleStatus USING (feedId, uniqueId) GROUP BY feedId" ;;
+      esac
+      p=$(timed_median "$RUNS" sqlite3 "$db" "$query")
+      goal="<= 20 ms, <= 40 MB"; [ "$command" = "feed list" ] && goal="< 20 ms (100k)"
+      record "$command, $count articles (time, peak RSS)" "$(ms "$t"), $(mb "$kb")" "$(ms "$p")" "sqlite3 shell, the same query" "$goal"
+    done
   done
-  matches=$("$BIN" --home "$WORK/home-1" --json -c "items --search '$word'" | sed -n 's/.*"total":\([0-9]*\).*/\1/p')
-  echo "SEARCH '$word' ($matches matches) median $(printf '%s\n' "${ours[@]}" | median) s; LIKE scan (newsboat's search) $(printf '%s\n' "${peer[@]}" | median) s"
-done
+fi
+
+if wants search; then
+  echo "search, 100,000 articles"
+  home="$WORK/lists-100k"; db="$home/tidings.sqlite"
+  t=$(seconds "$BIN" --home "$home" -c "items --search zeppelin")
+  record "search: catch-up indexing of 87,500 articles written behind Tidings' back" "$(sec "$t")" "-" "-" "-"
+  for word in zeppelin eppeli 天気 🦀 "parser stream"; do
+    ours=$(timed_median "$RUNS" "$BIN" --home "$home" -c "items --search '$word'")
+    like="%${word%% *}%"
+    # newsboat loads every match (cache::search_for_items), newest first.
+    peer=$(timed_median "$RUNS" sqlite3 "$db" "SELECT id, title FROM article WHERE title LIKE '$like' OR contentText LIKE '$like' ORDER BY sortDate DESC")
+    record "items --search '$word'" "$(ms "$ours")" "$(ms "$peer")" "LIKE scan (newsboat's search), sqlite3" "faster than the scan"
+  done
+fi
+
+if wants startup; then
+  echo "start-up"
+  N_TASKS=200 REPS=3 bash "$PEERS/taskwarrior.sh" >"$WORK/taskwarrior.log" 2>&1
+  task_add=$(awk -F'\t' 'NR>1 && $2=="add" {print $4}' /tmp/bench-peers-taskwarrior/raw.tsv | median)
+  task_version=$(timed_median "$RUNS" task --version)
+  ours_version=$(timed_median "$RUNS" "$BIN" --version)
+  home="$WORK/tasks"; "$BIN" --home "$home" -c "task add warm-up" >/dev/null
+  ours_add=$(timed_median 200 "$BIN" --home "$home" -c "task add Bench task")
+  record "--version" "$(ms "$ours_version")" "$(ms "$task_version")" "taskwarrior task --version" "< 5 ms"
+  record "task add" "$(ms "$ours_add")" "$(ms "$task_add")" "taskwarrior task add" "<= taskwarrior"
+fi
+
+if wants import; then
+  echo "import 50,000 outlines"
+  { echo '<?xml version="1.0"?><opml version="2.0"><head><title>big</title></head><body>'
+    seq 1 50000 | awk '{printf "<outline type=\"rss\" text=\"Feed %d\" xmlUrl=\"http://127.0.0.1:18080/s%d/feeds/rss-%03d.rss\"/>\n", $1, $1, $1 % 150}'
+    echo '</body></opml>'; } >"$WORK/big.opml"
+  home="$WORK/import"
+  peak "$WORK/t" "$BIN" --home "$home" -c "feed import $WORK/big.opml"; read -r wall kb <"$WORK/t"
+  nb="$WORK/newsboat-import"; mkdir -p "$nb/home"
+  t0=$EPOCHREALTIME
+  HOME="$nb/home" XDG_CONFIG_HOME="$nb/c" XDG_DATA_HOME="$nb/d" XDG_CACHE_HOME="$nb/k" \
+    newsboat -u "$nb/urls" -c "$nb/cache.db" -i "$WORK/big.opml" >/dev/null 2>&1 || true
+  t1=$EPOCHREALTIME
+  record "feed import, 50,000 outlines" "$(sec "$wall")" "$(sec "$(echo "$t1 - $t0" | bc -l)")" "newsboat -i" "< 1 s"
+  t=$(timed_median "$RUNS" "$BIN" --home "$home" -c "feed list")
+  peak "$WORK/t" "$BIN" --home "$home" -c "feed list"; read -r _ kb <"$WORK/t"
+  record "feed list, 50,000 feeds (time, peak RSS)" "$(ms "$t"), $(mb "$kb")" "-" "-" "< 100 ms"
+fi
+
+if wants parse || wants memory; then
+  HUGE=1 bash "$PEERS/make-scale.sh" >/dev/null
+  python3 -c 'import fastfeedparser' 2>/dev/null || python3 -m pip install -q fastfeedparser >/dev/null 2>&1
+fi
+
+if wants parse; then
+  echo "parse"
+  start=$(timed_median "$RUNS" "$BIN" --version)
+  large=$(ls "$CORPUS"/large/*.rss); cdata="$SCALE/cdata-10k.rss"
+  ls "$CORPUS"/feeds/*.rss "$CORPUS"/feeds/*.atom >"$WORK/xml250.txt"
+  parse_set() { while read -r file; do "$BIN" parse "$file" --summary; done <"$1"; }
+  for set in large cdata xml250; do
+    case $set in
+      large) echo "$large" >"$WORK/set.txt"; name="the 20 MB corpus feed" ;;
+      cdata) echo "$cdata" >"$WORK/set.txt"; name="the 25 MB CDATA feed" ;;
+      xml250) cp "$WORK/xml250.txt" "$WORK/set.txt"; name="the 250 XML feeds" ;;
+    esac
+    files=$(wc -l <"$WORK/set.txt")
+    bytes=$(xargs cat <"$WORK/set.txt" | wc -c)
+    whole=$(for _ in $(seq "$REPS"); do seconds parse_set "$WORK/set.txt"; done | median)
+    ours=$(echo "$whole - $files * $start" | bc -l)
+    xml=$(for _ in $(seq "$REPS"); do seconds xargs -a "$WORK/set.txt" -n 1 xmllint --stream --noout; done | median)
+    ffp=$(python3 - "$WORK/set.txt" "$REPS" <<'PY'
+import sys, time, statistics, fastfeedparser
+docs = [open(p.strip(), 'rb').read() for p in open(sys.argv[1]) if p.strip()]
+runs = []
+for _ in range(int(sys.argv[2])):
+    t = time.perf_counter()
+    for d in docs: fastfeedparser.parse(d)
+    runs.append(time.perf_counter() - t)
+print(statistics.median(runs))
+PY
+)
+    rate() { awk -v b="$bytes" -v s="$1" 'BEGIN {printf "%.0f MB/s", b / 1e6 / s}'; }
+    record "tidings parse --summary, $name, start-up subtracted" "$(rate "$ours") ($(ms "$ours"))" \
+      "$(rate "$ffp") ($(ms "$ffp")); xmllint --stream $(rate "$xml")" "fastfeedparser in-process" ">= 1.5x fastfeedparser"
+  done
+fi
+
+if wants memory; then
+  echo "memory, the 200 MB feed"
+  huge="$SCALE/huge-100k.rss"; size=$(( $(wc -c <"$huge") / 1024 ))
+  peak "$WORK/t" "$BIN" parse "$huge" --summary; read -r wall kb <"$WORK/t"
+  record "tidings parse --summary, $(mb "$size") feed: peak RSS" "$(mb "$kb") ($(sec "$wall"))" "$(mb "$size")" "document size" "<= 1.5x the document"
+  peak "$WORK/t" "$BIN" --home "$WORK/huge" -c "feed add $huge"; read -r wall kb <"$WORK/t"
+  record "feed add of the $(mb "$size") feed: peak RSS" "$(mb "$kb") ($(sec "$wall"))" "$(mb "$size")" "document size" "not growing with the items"
+fi
+
+if wants bytes; then
+  echo "bytes per article"
+  home="$WORK/bytes"
+  opml "$CORPUS/urls.txt" >"$WORK/bytes.opml"
+  "$BIN" --home "$home" -c "feed import $WORK/bytes.opml" >/dev/null
+  "$BIN" --home "$home" -c "feed refresh" >/dev/null
+  db="$home/tidings.sqlite"
+  articles=$(sqlite3 "$db" 'select count(*) from article')
+  xml=$(cat "$CORPUS"/feeds/*.rss "$CORPUS"/feeds/*.atom | wc -c)
+  sqlite3 "$db" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC" >"$WORK/dbstat.txt"
+  total=$(awk -F'|' '{s += $2} END {print s}' "$WORK/dbstat.txt")
+  per() { awk -v b="$1" -v n="$articles" 'BEGIN {printf "%.0f B", b / n}'; }
+  parts=$(awk -F'|' -v n="$articles" 'NR <= 4 {printf "%s%s %.0f B", (NR > 1 ? ", " : ""), $1, $2 / n}' "$WORK/dbstat.txt")
+  record "database bytes per article ($parts)" "$(per "$total")" "$(per "$xml")" "feed XML per article" "each text once"
+fi
+
+echo
+echo "| figure | Tidings | peer | peer is | goal |"
+echo "| --- | --- | --- | --- | --- |"
+awk -F'\t' 'NR > 1 {printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5}' "$RESULTS"

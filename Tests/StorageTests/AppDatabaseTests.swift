@@ -38,6 +38,29 @@ struct AppDatabaseTests {
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == modified)
     }
 
+    @Test("closing leaves the log to be checkpointed as it grows: no sync of the file on every exit")
+    func noCheckpointOnClose() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tidings.sqlite").path
+        _ = try AppDatabase(path: path)  // created, migrated and closed
+        _ = try AppDatabase(path: path)  // its mark checkpointed into the file (see init)
+        let before = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        do {
+            let database = try AppDatabase(path: path)
+            let feeds = try (0..<100).map { index in
+                FeedSource(
+                    url: try #require(URL(string: "https://x.test/\(index)")),
+                    title: String(repeating: "x", count: 1_000))
+            }
+            _ = try await FeedRepository(database: database).addAll(feeds)
+        }  // the pool closes here
+        // The 100 rows (some 30 pages) are in the log, not yet in the file.
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == before)
+        let reopened = try AppDatabase(path: path)
+        #expect(try await FeedRepository(database: reopened).all().count == 100)
+    }
+
     @Test("reopening a file keeps what was committed")
     func reopens() async throws {
         let directory = try temporaryDirectory()

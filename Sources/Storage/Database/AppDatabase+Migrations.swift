@@ -49,7 +49,7 @@ extension AppDatabase {
         }
         migrator.registerMigration("v8-substring-tokenizer", foreignKeyChecks: .immediate) { db in
             // The substring index keeps each trigram of a text once and none a search cannot ask
-            // for (see CSubstringTokenizer): half the indexing time. Both indexes are built
+            // for (see CSQLiteShims): half the indexing time. Both indexes are built
             // again by the next refresh, or the next search, in batches.
             try db.execute(
                 sql: """

@@ -1,4 +1,4 @@
-internal import CSubstringTokenizer
+internal import CSQLiteShims
 import Foundation
 internal import GRDB
 internal import GRDBSQLite
@@ -225,6 +225,13 @@ public final class AppDatabase: Sendable {
             // to create one: a few milliseconds on every start of the command-line program.
             var persist: Int32 = 1
             _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+            // No checkpoint when the last connection closes: it synced the log and the file
+            // (6 ms of a 15 ms `task add`) at the end of every command, reads included. SQLite
+            // still checkpoints as the log grows (`wal_autocheckpoint`, here every 1 MB), so
+            // the next process recovers at most that much log, and a refresh that wrote much
+            // checkpoints and truncates it at once (`checkpoint()`).
+            _ = tidings_skip_checkpoint_on_close(db.sqliteConnection)
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 256")
             db.add(function: ArticleSearch.containsFunction)
             // The substring index cannot be written or searched without its tokenizer.
             let registered = tidings_register_substring_tokenizer(db.sqliteConnection)

@@ -19,7 +19,7 @@ internal import GRDB
 /// word index did not already match). A one- or two-character word reads the trigram index's
 /// vocabulary for the trigrams that begin with it; two spaces after each indexed text give
 /// every character a trigram of its own. The trigram index's tokenizer (`tidings_trigram`, see
-/// `CSubstringTokenizer`) keeps each trigram of a text once and none a word without white space
+/// `CSQLiteShims`) keeps each trigram of a text once and none a word without white space
 /// can ask for. Quotes, operators and punctuation are never read as
 /// query syntax: every term is quoted.
 struct ArticleSearch {

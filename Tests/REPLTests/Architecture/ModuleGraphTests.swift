@@ -10,7 +10,7 @@ struct ModuleGraphTests {
         "Networking": ["Models", "CCurl"],
         "URLSessionNetworking": ["Models", "Networking"],
         "DefaultTransport": ["Networking", "URLSessionNetworking"],
-        "Storage": ["Models", "GRDB", "GRDBSQLite", "CSubstringTokenizer"],
+        "Storage": ["Models", "GRDB", "GRDBSQLite", "CSQLiteShims"],
         "Config": ["Models", "Networking"],
         "Feed": ["Models", "Networking", "DefaultTransport", "Storage", "CLibXML2"],
         "StorageProbe": ["Models", "Storage"],
