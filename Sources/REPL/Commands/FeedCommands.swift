@@ -60,31 +60,42 @@ struct FeedCommands {
         await viewModel.load()
         if case .failed(let message, _) = viewModel.state { throw CommandError(code: "storage", message: message) }
         let rows = viewModel.state.content?.orderedRows ?? []
-        var table = Table(columns: [
-            .init(title: "ID", alignRight: true), .init(title: "TITLE", flexible: true),
-            .init(title: "UNREAD", alignRight: true), .init(title: "LAST RESULT", flexible: true, minimumWidth: 11),
-            .init(title: "URL", flexible: true, minimumWidth: 20),
-        ])
-        table.rows = rows.map { row in
-            [
-                String(row.id), row.feed.title, "\(row.counts.unread)/\(row.counts.total)", Self.result(row.feed),
-                row.feed.url.absoluteString,
-            ]
+        if rows.isEmpty {
+            return CommandOutput(
+                text: "no feeds yet; add one with \"feed add <url>\"", json: .object(["feeds": .array([])]))
         }
-        let json = JSONValue.object([
-            "feeds": .array(
-                rows.map { row in
-                    .object([
-                        "id": .int(row.id), "title": .string(row.feed.title),
-                        "url": .string(row.feed.url.absoluteString),
-                        "unread": .int(row.counts.unread), "total": .int(row.counts.total),
-                        "last_result": .string(row.feed.lastResult?.description),
-                        "refreshed_at": .date(row.feed.lastRefreshedAt),
-                    ])
-                })
-        ])
-        let text = rows.isEmpty ? "no feeds yet; add one with \"feed add <url>\"" : table.render(context.display)
-        return CommandOutput(text: text, json: json)
+        let display = context.display
+        return .deferred(
+            text: {
+                var table = Table(columns: [
+                    .init(title: "ID", alignRight: true), .init(title: "TITLE", flexible: true),
+                    .init(title: "UNREAD", alignRight: true),
+                    .init(title: "LAST RESULT", flexible: true, minimumWidth: 11),
+                    .init(title: "URL", flexible: true, minimumWidth: 20),
+                ])
+                table.rows = rows.map { row in
+                    [
+                        String(row.id), row.feed.title, "\(row.counts.unread)/\(row.counts.total)",
+                        Self.result(row.feed),
+                        row.feed.url.absoluteString,
+                    ]
+                }
+                return table.render(display)
+            },
+            json: {
+                .object([
+                    "feeds": .array(
+                        rows.map { row in
+                            .object([
+                                "id": .int(row.id), "title": .string(row.feed.title),
+                                "url": .string(row.feed.url.absoluteString),
+                                "unread": .int(row.counts.unread), "total": .int(row.counts.total),
+                                "last_result": .string(row.feed.lastResult?.description),
+                                "refreshed_at": .date(row.feed.lastRefreshedAt),
+                            ])
+                        })
+                ])
+            })
     }
 
     /// The last result as the list shows it.

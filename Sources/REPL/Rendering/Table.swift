@@ -22,14 +22,16 @@ struct Table {
     static let maximumCellWidth = 120
 
     /// The table as lines, every cell sanitised for the terminal, fitted into `display.width`.
+    /// Each cell is measured once (a list of 50,000 feeds measured every cell three times).
     func render(_ display: Display) -> String {
         let cells = rows.map { $0.map(TerminalText.sanitized) }
+        let cellWidths = cells.map { $0.map(DisplayWidth.of) }
         var widths = columns.indices.map { index in
             min(
                 Self.maximumCellWidth,
                 max(
                     DisplayWidth.of(columns[index].title),
-                    cells.map { index < $0.count ? DisplayWidth.of($0[index]) : 0 }.max() ?? 0))
+                    cellWidths.map { index < $0.count ? $0[index] : 0 }.max() ?? 0))
         }
         let width = display.width
         if let limit = width {
@@ -39,20 +41,41 @@ struct Table {
                 widths[flexible] = max(columns[flexible].minimumWidth, widths[flexible] - (total - limit))
             }
         }
-        let fitted = { (text: String) in width.map { Self.fit(text, width: $0) } ?? text }
-        var lines = [display.styled(fitted(line(columns.map(\.title), widths: widths)), "1")]
-        lines += cells.map { fitted(line($0, widths: widths)) }
-        return lines.joined(separator: "\n")
+        // A line is at most the sum of the widths: fitting it again is needed only when the
+        // columns could not shrink into the display.
+        let lineWidth = widths.reduce(0, +) + 2 * (columns.count - 1)
+        let fitted = { (text: String) in width.map { $0 < lineWidth ? Self.fit(text, width: $0) : text } ?? text }
+        let titles = columns.map(\.title)
+        var output = display.styled(fitted(line(titles, titles.map(DisplayWidth.of), widths: widths)), "1")
+        output.reserveCapacity(cells.count * (lineWidth + 1))
+        for (row, measured) in zip(cells, cellWidths) {
+            output += "\n"
+            output += fitted(line(row, measured, widths: widths))
+        }
+        return output
     }
 
-    private func line(_ cells: [String], widths: [Int]) -> String {
-        var parts: [String] = []
+    /// One line: each cell cut or padded to its column's width (`measured` are the cells' widths).
+    private func line(_ cells: [String], _ measured: [Int], widths: [Int]) -> String {
+        var text = ""
         for (index, column) in columns.enumerated() {
-            let cell = index < cells.count ? Self.fit(cells[index], width: widths[index]) : ""
-            let last = index == columns.count - 1 && !column.alignRight
-            parts.append(last ? cell : DisplayWidth.pad(cell, to: widths[index], right: column.alignRight))
+            if index > 0 { text += "  " }
+            var cell = index < cells.count ? cells[index] : ""
+            var cellWidth = index < measured.count ? measured[index] : 0
+            if cellWidth > widths[index] {
+                cell = Self.fit(cell, width: widths[index])
+                cellWidth = DisplayWidth.of(cell)
+            }
+            let padding = String(repeating: " ", count: max(0, widths[index] - cellWidth))
+            if column.alignRight {
+                text += padding + cell
+            } else if index == columns.count - 1 {
+                text += cell
+            } else {
+                text += cell + padding
+            }
         }
-        return parts.joined(separator: "  ")
+        return text
     }
 
     /// `text` cut to `width` display columns, the last one an ellipsis when cut.

@@ -34,21 +34,31 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
         retryAfter = source.retryAfter?.timeIntervalSince1970
     }
 
-    /// Reads a row by column, without the `Decodable` machinery (listing 50,000 feeds spent a
-    /// third of its time in the row decoder).
+    /// The columns every request selects, in the order `init(row:)` reads them.
+    static var databaseSelection: [any SQLSelectable] {
+        [
+            Column("id"), Column("url"), Column("title"), Column("homePageURL"), Column("format"), Column("etag"),
+            Column("lastModified"), Column("contentHash"), Column("lastResult"), Column("lastRefreshedAt"),
+            Column("isGone"), Column("retryAfter"),
+        ]
+    }
+
+    /// Reads a row by position, without the `Decodable` machinery or a lookup of each column's
+    /// name (listing 50,000 feeds spent a third of its time in the row decoder, then a tenth in
+    /// the name lookups).
     init(row: Row) throws {
-        id = row["id"]
-        url = row["url"]
-        title = row["title"]
-        homePageURL = row["homePageURL"]
-        format = row["format"]
-        etag = row["etag"]
-        lastModified = row["lastModified"]
-        contentHash = row["contentHash"]
-        lastResult = row["lastResult"]
-        lastRefreshedAt = row["lastRefreshedAt"]
-        isGone = row["isGone"]
-        retryAfter = row["retryAfter"]
+        id = row[0]
+        url = row[1]
+        title = row[2]
+        homePageURL = row[3]
+        format = row[4]
+        etag = row[5]
+        lastModified = row[6]
+        contentHash = row[7]
+        lastResult = row[8]
+        lastRefreshedAt = row[9]
+        isGone = row[10]
+        retryAfter = row[11]
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
