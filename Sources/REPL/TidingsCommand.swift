@@ -2,6 +2,7 @@ import ArgumentParser
 import Config
 import Feed
 import Foundation
+import Logging
 import Models
 import Networking
 
@@ -243,6 +244,12 @@ struct Invocation: Equatable {
             await background.value
         } else {
             status = await session.runScript(AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } })
+        }
+        // The next process starts with a small log (a failure only costs it time: logged).
+        do {
+            try await app.store.finishWrites()
+        } catch {
+            logger.debug("checkpoint at exit: \(error.localizedDescription)")
         }
         if status != 0 { throw ExitCode(status) }
     }

@@ -36,6 +36,13 @@ public struct LocalStore: Sendable {
     public func dataVersion() async -> Int? {
         await database.dataVersion()
     }
+
+    /// Moves a large write-ahead log (over 1 MB) into the file and empties it. Call it before
+    /// the program exits: the store does not checkpoint as it closes (that cost every command
+    /// two disk syncs), and a large log left behind is read again by every later process.
+    public func finishWrites() async throws(StorageError) {
+        try await database.checkpointIfLarge()
+    }
 }
 
 /// The ids one committed transaction inserted, updated and deleted, of one kind of record.
