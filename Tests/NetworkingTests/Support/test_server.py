@@ -25,6 +25,7 @@ lock = threading.Lock()
 landings = {}
 streams = {}
 hangs = {}
+connection_count = 0
 
 
 def record(table, key):
@@ -67,6 +68,15 @@ threading.Thread(target=count_canary_connections, daemon=True).start()
 
 
 class Handler(loopback.Handler):
+    # One handler serves one connection (HTTP/1.1 keep-alive: as many requests as the client
+    # sends on it), so the connection is numbered here.
+
+    def setup(self):
+        global connection_count
+        super().setup()
+        with lock:
+            connection_count += 1
+            self.connection_number = connection_count
 
     def do_GET(self):
         path = self.path.split("?")[0]
@@ -132,6 +142,9 @@ class Handler(loopback.Handler):
             entry = record(streams, parts[1])
             entry["done"].wait(20)
             return self.send(200, str(entry["value"] if entry["value"] is not None else -1).encode())
+        if path == "/connection":
+            # The number of the connection the request came on (1 for the server's first).
+            return self.send(200, str(self.connection_number).encode())
         if parts[0] == "bytes":
             return self.send(200, b"z" * int(parts[1]))
         if parts[0] == "status":
@@ -222,6 +235,7 @@ class Handler(loopback.Handler):
         return self.send(404, b"not found")
 
     do_POST = do_GET
+    do_HEAD = do_GET
     do_PUT = do_GET
     do_DELETE = do_GET
 
