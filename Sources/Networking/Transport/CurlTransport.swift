@@ -7,9 +7,10 @@
     /// redirects (the client follows them so it can count them and report permanent moves),
     /// compressed bodies accepted, and a body size cap enforced while the body arrives.
     ///
-    /// Connections are kept open between requests and reused (HTTP keep-alive): sequential
-    /// requests to one host go over one connection (and, over https, one TLS handshake). DNS
-    /// answers and TLS sessions are shared between the transport's connections.
+    /// Connections are kept open between requests and reused (HTTP keep-alive), and at most
+    /// `maxConnectionsPerHost` exchanges with one host run at a time: 2,500 feeds on one host
+    /// cost a couple of connections (and, over https, TLS handshakes), not 2,500. DNS answers
+    /// and TLS sessions are shared between the transport's connections.
     ///
     /// Why not `URLSession`: on Linux it is FoundationNetworking, which links libcurl and its forty
     /// dependencies into every process at start-up, doubling the start-up time of a command that
@@ -28,14 +29,17 @@
 
         private let configuration: Configuration
         private let client: CurlClient
+        private let hosts: HostLimiter
 
         /// Creates a transport. libcurl is not loaded until the first request.
         public init(configuration: Configuration = Configuration()) {
             self.configuration = configuration
             client = CurlClient(keeping: Self.keptConnections)
+            hosts = HostLimiter(limit: configuration.maxConnectionsPerHost)
         }
 
-        /// Sends one request; redirects come back as 3xx responses.
+        /// Sends one request; redirects come back as 3xx responses. It waits (without holding a
+        /// thread) while `maxConnectionsPerHost` exchanges with the URL's host are running.
         ///
         /// - Throws: `.unsupportedScheme` for a URL that is not http or https (libcurl is also
         ///   restricted to those two, so no other protocol can be reached by any path).
@@ -44,19 +48,13 @@
                 throw .unsupportedScheme(scheme, request.url)
             }
             if Task.isCancelled { throw .cancelled }
-            return try await exchange(request, origin: Self.origin(of: request.url))
+            let origin = HostLimiter.origin(of: request.url)
+            return try await hosts.withSlot(for: origin) { () async throws(NetworkError) -> HTTPResponse in
+                try await exchange(request, origin: origin)
+            }
         }
 
-        /// The origin of `url` whose kept connections a request can reuse: lower-cased scheme and
-        /// host, and the port (80 or 443 when the URL names none), as `scheme://host:port`.
-        static func origin(of url: URL) -> String {
-            let scheme = (url.scheme ?? "").lowercased()
-            let host = (url.host ?? "").lowercased()
-            let port = url.port ?? (scheme == "https" ? 443 : 80)
-            return "\(scheme)://\(host):\(port)"
-        }
-
-        /// Performs `request` on a worker thread.
+        /// Performs `request` on a worker thread, with a slot for its host already taken.
         private func exchange(_ request: HTTPRequest, origin: String) async throws(NetworkError) -> HTTPResponse {
             guard let clientPointer = client.pointer else { throw .transport("out of memory") }
             guard let handle = tidings_http_request_new() else { throw .transport("out of memory") }

@@ -25,6 +25,9 @@ lock = threading.Lock()
 landings = {}
 streams = {}
 hangs = {}
+# Per group id: the /hold/<group>/<ms> requests running and at most at once, how many arrived,
+# and the connections they came on.
+holds = {}
 connection_count = 0
 
 
@@ -145,6 +148,26 @@ class Handler(loopback.Handler):
         if path == "/connection":
             # The number of the connection the request came on (1 for the server's first).
             return self.send(200, str(self.connection_number).encode())
+        if parts[0] == "hold":
+            # /hold/<group>/<ms>: answers after <ms> milliseconds, counting the requests of the
+            # group running at once and the connections they use, for /held/<group>.
+            with lock:
+                entry = holds.setdefault(parts[1], {"running": 0, "peak": 0, "requests": 0, "connections": set()})
+                entry["running"] += 1
+                entry["requests"] += 1
+                entry["peak"] = max(entry["peak"], entry["running"])
+                entry["connections"].add(self.connection_number)
+            time.sleep(int(parts[2]) / 1000)
+            with lock:
+                entry["running"] -= 1
+            return self.send(200, b"held")
+        if parts[0] == "held":
+            # What /hold/<group> saw, as JSON: requests, peak (most at once), connections.
+            with lock:
+                entry = holds.get(parts[1], {"peak": 0, "requests": 0, "connections": set()})
+                seen_holds = {"requests": entry["requests"], "peak": entry["peak"],
+                              "connections": len(entry["connections"])}
+            return self.send(200, json.dumps(seen_holds).encode(), {"Content-Type": "application/json"})
         if parts[0] == "bytes":
             return self.send(200, b"z" * int(parts[1]))
         if parts[0] == "status":
