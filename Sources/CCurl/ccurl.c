@@ -16,13 +16,18 @@ enum {
     OPT_XFERINFOFUNCTION = 20219, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_NOPROGRESS = 43, OPT_NOBODY = 44,
     OPT_FOLLOWLOCATION = 52, OPT_NOSIGNAL = 99, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
     OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182, OPT_PROTOCOLS_STR = 10318, OPT_REDIR_PROTOCOLS_STR = 10319,
+    OPT_SHARE = 10100,
     PROTO_HTTP = 1, PROTO_HTTPS = 2,
     INFO_RESPONSE_CODE = 0x200002,
     E_OK = 0, E_WRITE_ERROR = 23, E_OPERATION_TIMEDOUT = 28, E_ABORTED_BY_CALLBACK = 42,
     GLOBAL_ALL = 3,
+    // The share interface (curl.h: CURLSHoption, curl_lock_data).
+    SHOPT_SHARE = 1, SHOPT_LOCKFUNC = 3, SHOPT_UNLOCKFUNC = 4, SHOPT_USERDATA = 5, SHE_OK = 0,
+    LOCK_DATA_DNS = 3, LOCK_DATA_SSL_SESSION = 4, LOCK_DATA_COUNT = 8,
 };
 
 typedef void CURL;
+typedef void CURLSH;
 struct curl_slist;
 static struct {
     int loaded;
@@ -33,9 +38,13 @@ static struct {
     int (*easy_perform)(CURL *);
     int (*easy_getinfo)(CURL *, int, ...);
     void (*easy_cleanup)(CURL *);
+    void (*easy_reset)(CURL *);
     const char *(*easy_strerror)(int);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
+    CURLSH *(*share_init)(void);
+    int (*share_setopt)(CURLSH *, int, ...);
+    int (*share_cleanup)(CURLSH *);
 } curl;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -59,15 +68,150 @@ static void load(void) {
     LOAD(easy_perform, "curl_easy_perform")
     LOAD(easy_getinfo, "curl_easy_getinfo")
     LOAD(easy_cleanup, "curl_easy_cleanup")
+    LOAD(easy_reset, "curl_easy_reset")
     LOAD(easy_strerror, "curl_easy_strerror")
     LOAD(slist_append, "curl_slist_append")
     LOAD(slist_free_all, "curl_slist_free_all")
+    LOAD(share_init, "curl_share_init")
+    LOAD(share_setopt, "curl_share_setopt")
+    LOAD(share_cleanup, "curl_share_cleanup")
 #undef LOAD
     if (curl.global_init(GLOBAL_ALL) != E_OK) {
         snprintf(curl.error, sizeof curl.error, "libcurl failed to initialise");
         return;
     }
     curl.loaded = 1;
+}
+
+// The client: idle easy handles by origin, oldest first, and a share object for the DNS cache
+// and TLS sessions. Connections are reused by reusing the handle that holds them (each easy
+// handle keeps its own connection cache across curl_easy_perform calls), never through a shared
+// connection cache: libcurl documents sharing one (CURL_LOCK_DATA_CONNECT) between threads as
+// unsafe (KNOWN_BUGS, "A shared connection cache is not thread-safe"), and every exchange here
+// runs on its own thread. A handle is used by one exchange at a time.
+typedef struct {
+    char *host;
+    CURL *handle;
+} idle_handle;
+
+struct tidings_http_client {
+    pthread_mutex_t lock;  // guards idle, idle_count and share
+    idle_handle *idle;
+    size_t idle_count, max_idle;
+    CURLSH *share;  // made on the first exchange (libcurl is not loaded before)
+    int share_failed;
+    pthread_mutex_t share_locks[LOCK_DATA_COUNT];
+};
+
+tidings_http_client *tidings_http_client_new(size_t max_idle) {
+    tidings_http_client *client = calloc(1, sizeof *client);
+    if (!client) return NULL;
+    client->idle = calloc(max_idle ? max_idle : 1, sizeof *client->idle);
+    if (!client->idle) {
+        free(client);
+        return NULL;
+    }
+    client->max_idle = max_idle;
+    pthread_mutex_init(&client->lock, NULL);
+    for (int i = 0; i < LOCK_DATA_COUNT; i++) pthread_mutex_init(&client->share_locks[i], NULL);
+    return client;
+}
+
+void tidings_http_client_free(tidings_http_client *client) {
+    if (!client) return;
+    // Handles first: a share cannot be cleaned up while a handle uses it.
+    for (size_t i = 0; i < client->idle_count; i++) {
+        curl.easy_cleanup(client->idle[i].handle);
+        free(client->idle[i].host);
+    }
+    if (client->share) curl.share_cleanup(client->share);
+    for (int i = 0; i < LOCK_DATA_COUNT; i++) pthread_mutex_destroy(&client->share_locks[i]);
+    pthread_mutex_destroy(&client->lock);
+    free(client->idle);
+    free(client);
+}
+
+// The share's lock callbacks: one mutex per kind of data (libcurl asks for a different lock for
+// each kind, and locks SHARE itself while attaching and detaching handles).
+static void share_lock(CURL *handle, int data, int access, void *context) {
+    (void)handle, (void)access;
+    tidings_http_client *client = context;
+    if (data >= 0 && data < LOCK_DATA_COUNT) pthread_mutex_lock(&client->share_locks[data]);
+}
+
+static void share_unlock(CURL *handle, int data, void *context) {
+    (void)handle;
+    tidings_http_client *client = context;
+    if (data >= 0 && data < LOCK_DATA_COUNT) pthread_mutex_unlock(&client->share_locks[data]);
+}
+
+// The share object, made once libcurl is loaded (NULL when libcurl refuses it: exchanges then
+// go without a shared DNS cache and TLS sessions, which costs time, not correctness).
+// Called with client->lock held.
+static CURLSH *client_share(tidings_http_client *client) {
+    if (client->share || client->share_failed) return client->share;
+    CURLSH *share = curl.share_init();
+    if (share && curl.share_setopt(share, SHOPT_USERDATA, client) == SHE_OK &&
+        curl.share_setopt(share, SHOPT_LOCKFUNC, share_lock) == SHE_OK &&
+        curl.share_setopt(share, SHOPT_UNLOCKFUNC, share_unlock) == SHE_OK &&
+        curl.share_setopt(share, SHOPT_SHARE, (long)LOCK_DATA_DNS) == SHE_OK &&
+        curl.share_setopt(share, SHOPT_SHARE, (long)LOCK_DATA_SSL_SESSION) == SHE_OK) {
+        client->share = share;
+    } else {
+        if (share) curl.share_cleanup(share);
+        client->share_failed = 1;
+    }
+    return client->share;
+}
+
+// A handle for an exchange with `host`: the one that last finished an exchange with it (its
+// connection is the most likely still open), else a new one.
+static CURL *take_handle(tidings_http_client *client, const char *host) {
+    CURL *handle = NULL;
+    pthread_mutex_lock(&client->lock);
+    for (size_t i = client->idle_count; i-- > 0;) {
+        if (strcmp(client->idle[i].host, host) == 0) {
+            handle = client->idle[i].handle;
+            free(client->idle[i].host);
+            memmove(&client->idle[i], &client->idle[i + 1], (client->idle_count - i - 1) * sizeof *client->idle);
+            client->idle_count--;
+            break;
+        }
+    }
+    CURLSH *share = handle ? NULL : client_share(client);
+    pthread_mutex_unlock(&client->lock);
+    if (!handle) {
+        handle = curl.easy_init();
+        // Set once: curl_easy_reset keeps a handle's share (and its connections).
+        if (handle && share) curl.easy_setopt(handle, OPT_SHARE, share);
+    }
+    return handle;
+}
+
+// Hands a handle back after a successful exchange with `host`: its options are reset (nothing
+// of this exchange, such as pointers to its buffers, stays set) and its connections kept. When
+// the client already keeps `max_idle` handles, the oldest goes (closing its connection).
+static void give_back(tidings_http_client *client, const char *host, CURL *handle) {
+    curl.easy_reset(handle);
+    char *copy = strdup(host);
+    CURL *closing = handle;
+    char *closing_host = copy;
+    pthread_mutex_lock(&client->lock);
+    if (copy && client->max_idle > 0) {
+        if (client->idle_count == client->max_idle) {
+            closing = client->idle[0].handle;
+            closing_host = client->idle[0].host;
+            memmove(&client->idle[0], &client->idle[1], (client->idle_count - 1) * sizeof *client->idle);
+            client->idle_count--;
+        } else {
+            closing = NULL;
+            closing_host = NULL;
+        }
+        client->idle[client->idle_count++] = (idle_handle){.host = copy, .handle = handle};
+    }
+    pthread_mutex_unlock(&client->lock);
+    if (closing) curl.easy_cleanup(closing);
+    free(closing_host);
 }
 
 struct tidings_http_request {
@@ -126,9 +270,9 @@ static int on_progress(void *context, long long dltotal, long long dlnow, long l
 }
 
 void tidings_http_perform(
-    tidings_http_request *request, const char *method, const char *url, const char *const *headers, size_t count,
-    const void *body, size_t body_length, long timeout_ms, size_t max_body, const char *user_agent,
-    tidings_http_result *result) {
+    tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
+    const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
+    const char *user_agent, tidings_http_result *result) {
     memset(result, 0, sizeof *result);
     pthread_once(&load_once, load);
     if (!curl.loaded) {
@@ -136,7 +280,7 @@ void tidings_http_perform(
         snprintf(result->message, sizeof result->message, "%s", curl.error);
         return;
     }
-    CURL *handle = curl.easy_init();
+    CURL *handle = take_handle(client, host);
     if (!handle) {
         result->failure = TIDINGS_HTTP_TRANSPORT;
         snprintf(result->message, sizeof result->message, "libcurl could not make a handle");
@@ -201,8 +345,14 @@ void tidings_http_perform(
         free(response_body.data);
         free(response_headers.data);
     }
+    // A handle whose exchange failed (timed out, cancelled, cut off at the cap: libcurl has
+    // closed its connection) is not kept.
+    if (result->failure == TIDINGS_HTTP_OK) {
+        give_back(client, host, handle);
+    } else {
+        curl.easy_cleanup(handle);
+    }
     curl.slist_free_all(list);
-    curl.easy_cleanup(handle);
 }
 
 void tidings_http_result_free(tidings_http_result *result) {

@@ -8,7 +8,7 @@ import Networking
 import Storage
 
 /// The composition root: builds the concrete graph once from flags and environment (the
-/// database in the home, the URLSession transport, the config provider with its cache in the
+/// database in the home, the network transport, the config provider with its cache in the
 /// database, the feed and task services). Nothing else in the program constructs a database,
 /// a transport or a service; tests build it against a temporary home and an in-memory
 /// transport.
@@ -67,13 +67,15 @@ struct AppEnvironment {
         } catch {
             throw SetupError(description: error.localizedDescription)
         }
-        let transport = transport ?? defaultTransport()
         let config = await ConfigProvider.start(
             configURL: selection.url, defaults: defaults,
             local: StorageConfigCache(repository: ConfigCacheRepository(database: store.database)),
-            remote: HTTPConfigLoader(transport: transport, now: now), installationID: installation, now: now,
-            activity: { logger.debug("config refresh: \($0)") })
+            remote: HTTPConfigLoader(transport: transport ?? defaultTransport(), now: now),
+            installationID: installation, now: now, activity: { logger.debug("config refresh: \($0)") })
         if let problem = config.cacheProblem { logger.warning("config cache: \(problem.localizedDescription)") }
+        // The feeds' transport takes its bound on connections per host from the configuration in
+        // force now (cached or bundled): a changed value applies from the next start.
+        let transport = transport ?? defaultTransport(maxConnectionsPerHost: config.maxConnectionsPerHost)
         let feeds = FeedService(
             store: store,
             fetcher: HTTPFeedFetcher(
@@ -90,9 +92,12 @@ struct AppEnvironment {
     }
 
     /// The network transport of this platform: the one place the program chooses it (the
-    /// REPL's services and `tidings parse` both get it here).
-    static func defaultTransport() -> any HTTPTransport {
-        makeDefaultTransport(configuration: TransportConfiguration())
+    /// REPL's services and `tidings parse` both get it here). `maxConnectionsPerHost` is the
+    /// config's value (the transport's default, 2, when none is given).
+    static func defaultTransport(maxConnectionsPerHost: Int? = nil) -> any HTTPTransport {
+        var configuration = TransportConfiguration()
+        if let maxConnectionsPerHost { configuration.maxConnectionsPerHost = maxConnectionsPerHost }
+        return makeDefaultTransport(configuration: configuration)
     }
 
     /// The config URL to fetch, and why `$TIDINGS_CONFIG_URL` could not be used (it matters only

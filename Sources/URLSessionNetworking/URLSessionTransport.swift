@@ -9,8 +9,9 @@ public import Networking
 /// only http and https, no redirects followed (a 3xx comes back as the response, so the client
 /// can count redirects and report permanent moves), no cache and no cookies (caching is the
 /// caller's, through `APIClient.conditionalGet`), compressed bodies accepted and returned decompressed, a body size cap
-/// enforced while the body arrives, a timeout for the whole exchange, and cancellation of the
-/// calling task stopping the request.
+/// enforced while the body arrives, a timeout for the whole exchange, cancellation of the
+/// calling task stopping the request, connections reused, and at most `maxConnectionsPerHost`
+/// exchanges with one host at a time.
 ///
 /// The default transport on Apple platforms. On Linux it works too, but `URLSession` is
 /// FoundationNetworking there, which loads libcurl and its forty dependencies at start-up: a
@@ -23,6 +24,7 @@ public final class URLSessionTransport: HTTPTransport {
     private let configuration: Configuration
     private let session: URLSession
     private let exchanges: SessionDelegate
+    private let hosts: HostLimiter
 
     /// Creates a transport with its own ephemeral session.
     public init(configuration: Configuration = Configuration()) {
@@ -36,6 +38,11 @@ public final class URLSessionTransport: HTTPTransport {
         // Each request carries its own timeout, and `send` enforces it for the whole exchange;
         // the session's own limit on silences must not cut a longer request short.
         settings.timeoutIntervalForRequest = max(configuration.timeout, 86_400)
+        // The session's connection pool; `hosts` keeps the exchanges to the same bound, so a
+        // request waiting for a connection does so before its deadline starts, as with
+        // CurlTransport.
+        settings.httpMaximumConnectionsPerHost = max(1, configuration.maxConnectionsPerHost)
+        hosts = HostLimiter(limit: configuration.maxConnectionsPerHost)
         exchanges = SessionDelegate()
         session = URLSession(configuration: settings, delegate: exchanges, delegateQueue: nil)
     }
@@ -45,7 +52,8 @@ public final class URLSessionTransport: HTTPTransport {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends one request; redirects come back as 3xx responses.
+    /// Sends one request; redirects come back as 3xx responses. It waits (without holding a
+    /// thread) while `maxConnectionsPerHost` exchanges with the URL's host are running.
     ///
     /// - Throws: `.unsupportedScheme` for a URL that is not http or https, before anything is
     ///   sent; `.timedOut` when the exchange takes longer than `request.timeout` (else the
@@ -56,6 +64,14 @@ public final class URLSessionTransport: HTTPTransport {
             throw .unsupportedScheme(scheme, request.url)
         }
         if Task.isCancelled { throw .cancelled }
+        return try await hosts.withSlot(for: HostLimiter.origin(of: request.url)) {
+            () async throws(NetworkError) -> HTTPResponse in
+            try await exchange(request)
+        }
+    }
+
+    /// Performs `request`, with a slot for its host already taken.
+    private func exchange(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
         let timeout = max(0.001, request.timeout ?? configuration.timeout)
         let task = session.dataTask(with: urlRequest(for: request, timeout: timeout))
         let exchange = SessionExchange(url: request.url, maxBodySize: configuration.maxBodySize)

@@ -35,6 +35,18 @@ enum {
     TIDINGS_HTTP_TRANSPORT = 5,  // connection refused, DNS, TLS, ...
 };
 
+/// What the exchanges of one transport share: libcurl handles kept between exchanges, each with
+/// its connection to one host (HTTP keep-alive), and a DNS and TLS session cache. Safe to use
+/// from many threads at once. Creating one does not load libcurl.
+typedef struct tidings_http_client tidings_http_client;
+
+/// A new client that keeps at most `max_idle` handles (and their connections) between exchanges
+/// (NULL when out of memory).
+tidings_http_client *tidings_http_client_new(size_t max_idle);
+
+/// Closes the client's idle connections and frees it; no exchange may be running on it.
+void tidings_http_client_free(tidings_http_client *client);
+
 /// A request being performed; `tidings_http_cancel` may be called from any thread.
 typedef struct tidings_http_request tidings_http_request;
 
@@ -49,11 +61,13 @@ void tidings_http_request_free(tidings_http_request *request);
 
 /// Performs one exchange, blocking the calling thread. Only http and https URLs are fetched
 /// (any other scheme fails with TIDINGS_HTTP_TRANSPORT). Redirects are not followed (the 3xx
-/// comes back). `headers` are `count` "Name: value" lines.
+/// comes back). `headers` are `count` "Name: value" lines. `host` names the URL's origin
+/// ("scheme://host:port"): a handle the client kept from an exchange with the same origin is
+/// used, so its open connection is reused; exchanges running at once each have their own.
 void tidings_http_perform(
-    tidings_http_request *request, const char *method, const char *url, const char *const *headers, size_t count,
-    const void *body, size_t body_length, long timeout_ms, size_t max_body, const char *user_agent,
-    tidings_http_result *result);
+    tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
+    const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
+    const char *user_agent, tidings_http_result *result);
 
 /// Frees what a result holds (not the result itself).
 void tidings_http_result_free(tidings_http_result *result);

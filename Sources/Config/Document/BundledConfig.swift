@@ -26,6 +26,7 @@ public enum BundledConfig {
           "minVersion": "1.0.0",
           "refreshIntervalMinutes": 720,
           "maxConcurrentRefreshes": 8,
+          "maxConnectionsPerHost": 2,
           "maxRetryAfterMinutes": 1440,
           "features": {
             "fullTextSearch": true

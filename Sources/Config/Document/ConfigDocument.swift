@@ -36,7 +36,9 @@ enum ConfigDocument {
                 return mismatch("configURL", expected: "an absolute URL string", found: value)
             }
         }
-        for key in ["refreshIntervalMinutes", "maxConcurrentRefreshes", "maxRetryAfterMinutes"] {
+        for key in [
+            "refreshIntervalMinutes", "maxConcurrentRefreshes", "maxConnectionsPerHost", "maxRetryAfterMinutes",
+        ] {
             if let value = values[key], !(1...52_560_000).contains(value.intValue ?? 0) {
                 return mismatch(key, expected: "a whole number from 1 to 52560000", found: value)
             }

@@ -51,6 +51,9 @@ extension ConfigProvider {
     /// How many feeds refresh at once, as configured.
     public nonisolated var maxConcurrentRefreshes: Int? { current.config.maxConcurrentRefreshes }
 
+    /// How many connections the network transport opens to one host at most, as configured.
+    public nonisolated var maxConnectionsPerHost: Int? { current.config.maxConnectionsPerHost }
+
     /// The longest a server's `Retry-After` may defer a feed, in minutes, as configured.
     public nonisolated var maxRetryAfterMinutes: Int? { current.config.maxRetryAfterMinutes }
 

@@ -47,6 +47,8 @@ public struct AppConfig: Sendable, Hashable, Codable {
     public var refreshIntervalMinutes: Int? { self["refreshIntervalMinutes"]?.intValue }
     /// How many feeds refresh at once.
     public var maxConcurrentRefreshes: Int? { self["maxConcurrentRefreshes"]?.intValue }
+    /// How many connections the network transport opens to one host at most.
+    public var maxConnectionsPerHost: Int? { self["maxConnectionsPerHost"]?.intValue }
     /// The longest a server's `Retry-After` may defer a feed, in minutes.
     public var maxRetryAfterMinutes: Int? { self["maxRetryAfterMinutes"]?.intValue }
     /// Feature switches by name.

@@ -12,6 +12,7 @@ struct BundledConfigTests {
         #expect(try config.minimumVersion() != nil)
         #expect(config.refreshIntervalMinutes != nil)
         #expect(config.maxConcurrentRefreshes != nil)
+        #expect(config.maxConnectionsPerHost == 2)
         #expect(config.features["fullTextSearch"] != nil)
         #expect(config.rollouts["newRenderer"] != nil)
     }

@@ -10,6 +10,8 @@ struct ConfigDocumentTests {
         arguments: [
             (#"{"minVersion":2}"#, "minVersion: expected a version string"),
             (#"{"maxConcurrentRefreshes":0}"#, "maxConcurrentRefreshes: expected a whole number from 1 to 52560000"),
+            (#"{"maxConnectionsPerHost":0}"#, "maxConnectionsPerHost: expected a whole number from 1 to 52560000"),
+            (#"{"maxConnectionsPerHost":"2"}"#, "maxConnectionsPerHost: expected a whole number from 1"),
             (#"{"maxRetryAfterMinutes":153722867280912931}"#, "maxRetryAfterMinutes: expected a whole number from 1"),
             (#"{"refreshIntervalMinutes":1.5}"#, "refreshIntervalMinutes: expected a whole number"),
             (#"{"features":[true]}"#, "features: expected an object"),

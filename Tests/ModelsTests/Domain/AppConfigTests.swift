@@ -5,7 +5,7 @@ import Testing
 @Suite("AppConfig")
 struct AppConfigTests {
     let document = """
-        {"minVersion":"1.2","refreshIntervalMinutes":30,"maxConcurrentRefreshes":8,
+        {"minVersion":"1.2","refreshIntervalMinutes":30,"maxConcurrentRefreshes":8,"maxConnectionsPerHost":3,
          "features":{"fullTextSearch":true,"darkMode":false},"rollouts":{"newRenderer":25},
          "configURL":"https://example.com/config.json","motd":"hello","limits":{"items":{"max":500}}}
         """
@@ -20,6 +20,7 @@ struct AppConfigTests {
         #expect(try config.minimumVersion() == SemanticVersion("1.2.0"))
         #expect(config.refreshIntervalMinutes == 30)
         #expect(config.maxConcurrentRefreshes == 8)
+        #expect(config.maxConnectionsPerHost == 3)
         #expect(config.features == ["fullTextSearch": true, "darkMode": false])
         #expect(config.rollouts == ["newRenderer": 25])
         #expect(config.configURL == URL(string: "https://example.com/config.json"))

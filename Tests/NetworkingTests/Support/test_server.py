@@ -25,6 +25,10 @@ lock = threading.Lock()
 landings = {}
 streams = {}
 hangs = {}
+# Per group id: the /hold/<group>/<ms> requests running and at most at once, how many arrived,
+# and the connections they came on.
+holds = {}
+connection_count = 0
 
 
 def record(table, key):
@@ -67,6 +71,15 @@ threading.Thread(target=count_canary_connections, daemon=True).start()
 
 
 class Handler(loopback.Handler):
+    # One handler serves one connection (HTTP/1.1 keep-alive: as many requests as the client
+    # sends on it), so the connection is numbered here.
+
+    def setup(self):
+        global connection_count
+        super().setup()
+        with lock:
+            connection_count += 1
+            self.connection_number = connection_count
 
     def do_GET(self):
         path = self.path.split("?")[0]
@@ -132,6 +145,29 @@ class Handler(loopback.Handler):
             entry = record(streams, parts[1])
             entry["done"].wait(20)
             return self.send(200, str(entry["value"] if entry["value"] is not None else -1).encode())
+        if path == "/connection":
+            # The number of the connection the request came on (1 for the server's first).
+            return self.send(200, str(self.connection_number).encode())
+        if parts[0] == "hold":
+            # /hold/<group>/<ms>: answers after <ms> milliseconds, counting the requests of the
+            # group running at once and the connections they use, for /held/<group>.
+            with lock:
+                entry = holds.setdefault(parts[1], {"running": 0, "peak": 0, "requests": 0, "connections": set()})
+                entry["running"] += 1
+                entry["requests"] += 1
+                entry["peak"] = max(entry["peak"], entry["running"])
+                entry["connections"].add(self.connection_number)
+            time.sleep(int(parts[2]) / 1000)
+            with lock:
+                entry["running"] -= 1
+            return self.send(200, b"held")
+        if parts[0] == "held":
+            # What /hold/<group> saw, as JSON: requests, peak (most at once), connections.
+            with lock:
+                entry = holds.get(parts[1], {"peak": 0, "requests": 0, "connections": set()})
+                seen_holds = {"requests": entry["requests"], "peak": entry["peak"],
+                              "connections": len(entry["connections"])}
+            return self.send(200, json.dumps(seen_holds).encode(), {"Content-Type": "application/json"})
         if parts[0] == "bytes":
             return self.send(200, b"z" * int(parts[1]))
         if parts[0] == "status":
@@ -222,6 +258,7 @@ class Handler(loopback.Handler):
         return self.send(404, b"not found")
 
     do_POST = do_GET
+    do_HEAD = do_GET
     do_PUT = do_GET
     do_DELETE = do_GET
 

@@ -99,10 +99,12 @@ struct SchemeBoundaryTests {
 
         /// Calls the C layer with a URL the Swift layer would refuse.
         static func performDirectly(_ url: String) -> (failure: Int32, message: String, body: Data) {
+            guard let client = tidings_http_client_new(1) else { return (-1, "no client", Data()) }
+            defer { tidings_http_client_free(client) }
             guard let handle = tidings_http_request_new() else { return (-1, "no handle", Data()) }
             defer { tidings_http_request_free(handle) }
             var result = tidings_http_result()
-            tidings_http_perform(handle, "GET", url, nil, 0, nil, 0, 3000, 1_000_000, "test", &result)
+            tidings_http_perform(client, handle, url, "GET", url, nil, 0, nil, 0, 3000, 1_000_000, "test", &result)
             defer { tidings_http_result_free(&result) }
             let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             let body = result.body.map { Data(bytes: $0, count: result.body_length) } ?? Data()
