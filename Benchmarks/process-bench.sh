@@ -124,19 +124,16 @@ make_articles() { # make_articles HOME COPIES
   sqlite3 "$home/tidings.sqlite" <<SQL
 WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < $copies)
 INSERT INTO article (feedId, uniqueId, title, link, published, sortDate, summary, contentHtml, contentText)
-SELECT feedId, uniqueId || '#' || k.n, title, link, published - k.n * 86400, sortDate - k.n * 86400, summary,
-       contentHtml, contentText
+SELECT feedId, uniqueId || '#' || k.n,
+       -- One copy in 500 holds each rare thing the searches look for (the corpus has none). The
+       -- copies are written with them: the shell cannot change an article once stored (the
+       -- search triggers use Tidings' own tokenizer).
+       title || CASE WHEN (article.id * 7 + k.n) % 500 = 11 THEN ' 今日は天気予報' ELSE '' END,
+       link, published - k.n * 86400, sortDate - k.n * 86400, summary, contentHtml,
+       contentText || CASE (article.id * 7 + k.n) % 500 WHEN 7 THEN ' zeppelin' WHEN 13 THEN ' 🦀' ELSE '' END
 FROM article, k WHERE instr(uniqueId, '#') = 0;
 INSERT OR IGNORE INTO articleStatus (feedId, uniqueId, isRead, isStarred, arrivedAt)
 SELECT feedId, uniqueId, (id % 10) <> 0, (id % 1000) = 0, sortDate FROM article;
--- One article in 500 holds each rare thing the searches look for (the corpus has none). Only
--- copies not yet indexed are changed: changing an indexed one needs Tidings' search tokenizer.
-UPDATE article SET contentText = contentText || ' zeppelin'
-WHERE id % 500 = 7 AND id > (SELECT indexedThrough FROM articleSearchState);
-UPDATE article SET title = title || ' 今日は天気予報'
-WHERE id % 500 = 11 AND id > (SELECT indexedThrough FROM articleSearchState);
-UPDATE article SET contentText = contentText || ' 🦀'
-WHERE id % 500 = 13 AND id > (SELECT indexedThrough FROM articleSearchState);
 PRAGMA wal_checkpoint(TRUNCATE);
 SQL
 }

@@ -265,13 +265,8 @@ struct StatusListPlanTests {
     func database(unread: Set<Int>, counter: StatementCounter) async throws -> (AppDatabase, Int64) {
         let database = try AppDatabase.inMemory(onStatement: counter.record)
         let feedID = try await addFeed(database)
+        try await insertArticles(database, feedID: feedID, count: 5_000, newestFirst: true, read: true)
         try await database.write(source: .app) { db in
-            try db.execute(
-                sql: """
-                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
-                    INSERT INTO article (feedId, uniqueId, title, sortDate) SELECT ?, 'guid-' || i, 'T' || i, 100000 - i FROM n;
-                    INSERT INTO articleStatus (feedId, uniqueId, isRead, arrivedAt) SELECT feedId, uniqueId, 1, 0 FROM article;
-                    """, arguments: [feedID])
             for i in unread {
                 try db.execute(sql: "UPDATE articleStatus SET isRead = 0 WHERE uniqueId = ?", arguments: ["guid-\(i)"])
             }

@@ -25,14 +25,7 @@ struct ResultsControllerTests {
         let counter = StatementCounter()
         let database = try AppDatabase.inMemory(onStatement: counter.record)
         let feedID = try await addFeed(database)
-        try await database.write(source: .app) { db in
-            try db.execute(
-                sql: """
-                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
-                    INSERT INTO article (feedId, uniqueId, title, sortDate) SELECT ?, 'guid-' || i, 'Title ' || i, i FROM n;
-                    INSERT INTO articleStatus (feedId, uniqueId, arrivedAt) SELECT feedId, uniqueId, 0 FROM article;
-                    """, arguments: [feedID])
-        }
+        try await insertArticles(database, feedID: feedID, count: 100_000)
         let controller = ArticleRepository(database: database).resultsController(for: ArticleQuery(feedID: feedID))
         try await controller.performFetch()
         #expect(await controller.count == 100_000)

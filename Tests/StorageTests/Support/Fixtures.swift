@@ -24,6 +24,23 @@ func addFeed(_ database: AppDatabase, _ name: String = "Example") async throws -
     return feed.id ?? -1
 }
 
+/// Inserts `count` bare articles into `feedID` in one statement ("guid-1" … titled "Title 1" …,
+/// article i dated `i` seconds, or `-i` when `newestFirst`, so that "guid-1" is the newest),
+/// with statuses read or unread.
+func insertArticles(
+    _ database: AppDatabase, feedID: Int64, count: Int, newestFirst: Bool = false, read: Bool = false
+) async throws {
+    try await database.write(source: .app) { db in
+        try db.execute(
+            sql: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                INSERT INTO article (feedId, uniqueId, title, sortDate)
+                SELECT ?, 'guid-' || i, 'Title ' || i, CASE WHEN ? THEN -i ELSE i END FROM n;
+                INSERT INTO articleStatus (feedId, uniqueId, isRead, arrivedAt) SELECT feedId, uniqueId, ?, 0 FROM article;
+                """, arguments: [count, feedID, newestFirst, read])
+    }
+}
+
 /// An article of `feedID` with a guid-like unique id and a date `age` days before `now`.
 func article(_ feedID: Int64, _ key: String, age: Double = 1, title: String? = nil, text: String? = nil) -> Article {
     Article(
