@@ -46,6 +46,15 @@ public struct ParsedFeed: Sendable, Hashable {
     }
 }
 
+/// What a streaming parse (`FeedParser.parse(data:url:charset:each:)`) hands its consumer.
+public enum ParsedItemEvent: Sendable {
+    /// The next item, in document order.
+    case item(ParsedItem)
+    /// Forget the items sent so far: the document is being read again (it was damaged, or
+    /// what its items need came after them), and its items follow anew.
+    case restart
+}
+
 /// One entry of a parsed feed.
 public struct ParsedItem: Sendable, Hashable {
     /// The feed's own guid or id, when it has one.

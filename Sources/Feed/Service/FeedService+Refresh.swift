@@ -123,6 +123,9 @@ extension FeedService {
                     try await save(fresh)
                     return .notModified
                 }
+                if mergesInBatches(document) {
+                    return try await refreshInBatches(feed, fresh, document, hash: hash, now: now, failed: &failed)
+                }
                 let parsed: ParsedFeed
                 do {
                     parsed = try parse(document.body, document.url, document.charset)
@@ -167,6 +170,33 @@ extension FeedService {
             }
             return .failed(error)
         }
+    }
+
+    /// The rest of `refreshOne` for a large document: parsed while it is stored, in batches.
+    private nonisolated func refreshInBatches(
+        _ feed: FeedSource, _ fresh: FeedSource, _ document: FetchedDocument, hash: String, now: Date,
+        failed: inout FeedSource
+    ) async throws(FeedError) -> FeedRefreshOutcome {
+        guard let feedID = feed.id else { throw FeedError.notFound(entity: "feed", id: 0) }
+        let (merge, outcome) = try await storage { () async throws(StorageError) in
+            try await feeds.update(
+                feedID: feedID, now: now,
+                merging: Self.batchedParse(document) { parsed in
+                    var state = fresh
+                    state.contentHash = hash
+                    state.format = parsed.format
+                    if state.homePageURL == nil { state.homePageURL = parsed.link }
+                    state.lastResult = .ok
+                    return state
+                })
+        }
+        if case .failed(let error) = outcome {
+            // Forget the validators so the next refresh fetches the body again.
+            failed.etag = nil
+            failed.lastModified = nil
+            throw FeedError.parse(error)
+        }
+        return .updated(newItems: merge.inserted.count, updatedItems: merge.updated.count)
     }
 
     private func deferral(for host: String, now: Date) -> Date? {

@@ -16,6 +16,8 @@ public actor FeedService {
     let fetcher: any FeedFetching
     let now: @Sendable () -> Date
     let parse: @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed
+    /// Documents of at least this many bytes are parsed while they are stored, in batches.
+    let batchThreshold: Int
     private let maxConcurrentRefreshes: @Sendable () -> Int
     private let maxRetryAfter: @Sendable () -> Duration
     let sleep: @Sendable (Duration) async throws -> Void
@@ -34,6 +36,9 @@ public actor FeedService {
     ///     feed; read when one arrives (the config's `maxRetryAfterMinutes`, default one day).
     ///   - sleep: waits out a short `Retry-After` on `subscribe` (tests pass a recorder).
     ///   - parse: the parser; tests count its calls.
+    ///   - batchThreshold: documents of at least this many bytes (default 8 MB) are parsed
+    ///     inside the transaction that stores them, their items merged in batches as they are
+    ///     read, so that memory does not grow with their items; `parse` reads the others.
     public init(
         store: LocalStore, fetcher: any FeedFetching, now: @escaping @Sendable () -> Date = Date.init,
         maxConcurrentRefreshes: @escaping @Sendable () -> Int = { 8 },
@@ -41,7 +46,8 @@ public actor FeedService {
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         parse: @escaping @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed = {
             data, url, charset throws(FeedParseError) in try FeedParser.parse(data: data, url: url, charset: charset)
-        }
+        },
+        batchThreshold: Int = 8 << 20
     ) {
         self.database = store.database
         self.feeds = FeedRepository(database: store.database)
@@ -52,6 +58,7 @@ public actor FeedService {
         self.maxRetryAfter = maxRetryAfter
         self.sleep = sleep
         self.parse = parse
+        self.batchThreshold = max(1, batchThreshold)
     }
 
     var concurrencyLimit: Int { max(1, min(64, maxConcurrentRefreshes())) }
@@ -103,17 +110,40 @@ public actor FeedService {
         {
             throw .alreadySubscribed(id: existing.id ?? 0, title: existing.title)
         }
-        let name =
-            title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty ?? Self.title(for: parsed, url: feedURL)
-        let source = FeedSource(
-            url: feedURL, title: name, homePageURL: parsed.link, format: parsed.format, etag: document.etag,
-            lastModified: document.lastModified, contentHash: BodyDigest.text(of: document.body), lastResult: .ok,
-            lastRefreshedAt: now())
-        let items = parsed.items.map { $0.article(feedID: 0) }
-        let (stored, merge) = try await storage { () async throws(StorageError) in
-            try await feeds.add(source, articles: items, now: now())
+        let now = self.now()
+        let state = { @Sendable (parsed: ParsedFeed) -> FeedSource in
+            FeedSource(
+                url: feedURL,
+                title: title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
+                    ?? Self.title(for: parsed, url: feedURL),
+                homePageURL: parsed.link, format: parsed.format, etag: document.etag,
+                lastModified: document.lastModified, contentHash: BodyDigest.text(of: document.body), lastResult: .ok,
+                lastRefreshedAt: now)
         }
-        var warnings = parsed.warnings
+        let stored: FeedSource
+        let merge: MergeResult
+        let feed: ParsedFeed
+        let itemCount: Int
+        if let parsed {
+            let items = parsed.items.map { $0.article(feedID: 0) }
+            (stored, merge) = try await storage { () async throws(StorageError) in
+                try await feeds.add(state(parsed), articles: items, now: now)
+            }
+            (feed, itemCount) = (parsed, parsed.items.count)
+        } else {
+            // A large document, parsed while it is stored (FeedService+Batches).
+            let (added, batches, outcome) = try await storage { () async throws(StorageError) in
+                try await feeds.add(url: feedURL, now: now, merging: Self.batchedParse(document, state: state))
+            }
+            switch outcome {
+            case .failed(let error):
+                throw .parse(error)
+            case .parsed(let parsed, let count):
+                guard let added else { throw .parse(.malformed("the feed was not stored")) }
+                (stored, merge, feed, itemCount) = (added, batches, parsed, count)
+            }
+        }
+        var warnings = feed.warnings
         do {
             // Index the new articles now, so that no search pays for them.
             try await articles.updateSearchIndex()
@@ -123,7 +153,7 @@ public actor FeedService {
                     + "the next search will index them")
         }
         return SubscribeSummary(
-            feed: stored, itemCount: parsed.items.count, newCount: merge.inserted.count, warnings: warnings,
+            feed: stored, itemCount: itemCount, newCount: merge.inserted.count, warnings: warnings,
             otherFeeds: links.filter { $0 != document.url && $0 != feedURL })
     }
 
@@ -184,12 +214,20 @@ public actor FeedService {
 
     /// Fetches `url` and parses it; an HTML page is followed to the feed it links to, else to
     /// the first common path that parses.
-    func fetchFeed(at url: URL) async throws(FeedError) -> (FetchedDocument, ParsedFeed, links: [URL]) {
+    /// The document at `url`, parsed, or the feed an HTML page there leads to. A large feed
+    /// comes back unparsed (`nil`): it is parsed while it is stored (`mergesInBatches`).
+    func fetchFeed(at url: URL) async throws(FeedError) -> (FetchedDocument, ParsedFeed?, links: [URL]) {
         guard case .fetched(let document) = try await fetcher.fetchWaitingBriefly(url, now: now, sleep: sleep) else {
             throw .http(status: 304)
         }
         let firstError: FeedParseError
         do {
+            if mergesInBatches(document) {
+                // What the first kilobyte tells (an HTML page, binary data) decides here, so
+                // that a large page still leads to its feed.
+                try FeedParser.checkKind(of: document.body)
+                return (document, nil, [])
+            }
             return (document, try parse(document.body, document.url, document.charset), [])
         } catch {
             firstError = error

@@ -32,10 +32,20 @@ struct ParseCommand: AsyncParsableCommand {
         let load = Task { () throws -> FetchedDocument in try await Self.load(source) }
         interrupts.running(load)
         let feed: ParsedFeed
+        var itemCount: Int?
         do {
             let document = try await load.value
             interrupts.idle()
-            feed = try FeedParser.parse(data: document.body, url: document.url, charset: document.charset)
+            if summary {
+                // The summary counts the items as they stream past: memory does not grow with them.
+                var count = 0
+                feed = try FeedParser.parse(data: document.body, url: document.url, charset: document.charset) {
+                    if case .item = $0 { count += 1 } else { count = 0 }
+                }
+                itemCount = count
+            } else {
+                feed = try FeedParser.parse(data: document.body, url: document.url, charset: document.charset)
+            }
         } catch _ where load.isCancelled {
             throw Self.failure("interrupted", status: 130)
         } catch let error as FeedParseError {
@@ -46,7 +56,7 @@ struct ParseCommand: AsyncParsableCommand {
         if json {
             Console.standard.out(ParsedFeedRenderer.json(feed).description)
         } else if summary {
-            Console.standard.out(ParsedFeedRenderer.summary(feed))
+            Console.standard.out(ParsedFeedRenderer.summary(feed, itemCount: itemCount))
         } else {
             Console.standard.out(ParsedFeedRenderer.text(feed))
         }

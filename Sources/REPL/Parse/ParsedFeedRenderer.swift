@@ -19,10 +19,11 @@ enum ParsedFeedRenderer {
     }
 
     /// `rss2.0 "Title": 50 items, 0 warnings`.
-    static func summary(_ feed: ParsedFeed) -> String {
+    /// `itemCount` for a feed whose items were streamed past (`FeedParser.parse(data:url:charset:each:)`).
+    static func summary(_ feed: ParsedFeed, itemCount: Int? = nil) -> String {
         let title = TerminalText.sanitized(feed.title ?? "")
-        return
-            "\(feed.format.rawValue) \"\(title)\": \(counted(feed.items.count, "item")), \(counted(feed.warnings.count, "warning"))"
+        let items = counted(itemCount ?? feed.items.count, "item")
+        return "\(feed.format.rawValue) \"\(title)\": \(items), \(counted(feed.warnings.count, "warning"))"
     }
 
     /// The summary line, the warnings, then one line per item: date, title, link.

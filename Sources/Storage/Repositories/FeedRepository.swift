@@ -4,7 +4,7 @@ public import Models
 
 /// Subscriptions: add, change, remove and read `FeedSource` values.
 public struct FeedRepository: Sendable {
-    private let database: AppDatabase
+    let database: AppDatabase
 
     /// Creates the repository over a database.
     public init(database: AppDatabase) { self.database = database }
@@ -142,7 +142,7 @@ public struct FeedRepository: Sendable {
         database.observe(.feed, id: id) { db in try FeedRecord.fetchOne(db, key: id)?.source }
     }
 
-    private static func validate(_ feed: FeedSource) throws(StorageError) {
+    static func validate(_ feed: FeedSource) throws(StorageError) {
         if feed.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw .missingField(entity: "feed", field: "title")
         }

@@ -35,12 +35,17 @@ private func bulkyFeed(count: Int, title: String = "Bulky") -> Data {
 struct FeedAtomicityTests {
     let url = "https://bulky.test/feed.xml"
 
-    @Test("a subscribe that cannot store its articles (disk full) leaves no subscription; a retry adds the whole feed")
-    func subscribeOnAFullDisk() async throws {
+    /// Documents parsed before they are stored, and parsed while stored in batches of 500.
+    static let thresholds = [8 << 20, 1]
+
+    @Test(
+        "a subscribe that cannot store its articles (disk full) leaves no subscription; a retry adds the whole feed",
+        arguments: thresholds)
+    func subscribeOnAFullDisk(batchThreshold: Int) async throws {
         try await withTemporaryDatabase { database in
             let server = FakeFeedServer()
-            server.serve(url, body: bulkyFeed(count: 200), etag: "\"v1\"")
-            let service = makeService(database, server)
+            server.serve(url, body: bulkyFeed(count: 1_200), etag: "\"v1\"")
+            let service = makeService(database, server, batchThreshold: batchThreshold)
             let feedURL = try #require(URL(string: url))
             try limitGrowth(database, extraPages: 2)
             do {
@@ -56,19 +61,21 @@ struct FeedAtomicityTests {
             #expect(afterFailure.isEmpty, "a failed add left \(afterFailure.map(\.title))")
             try limitGrowth(database, extraPages: nil)
             let added = try await service.subscribe(url: feedURL)
-            #expect(added.itemCount == 200 && added.newCount == 200)
+            #expect(added.itemCount == 1_200 && added.newCount == 1_200)
         }
     }
 
-    @Test("a refresh whose merge fails (disk full) keeps the old validators, so the next refresh brings every item")
-    func refreshOnAFullDisk() async throws {
+    @Test(
+        "a refresh whose merge fails (disk full) keeps the old validators, so the next refresh brings every item",
+        arguments: thresholds)
+    func refreshOnAFullDisk(batchThreshold: Int) async throws {
         try await withTemporaryDatabase { database in
             let server = FakeFeedServer()
             server.serve(url, body: bulkyFeed(count: 5), etag: "\"v1\"")
-            let service = makeService(database, server)
+            let service = makeService(database, server, batchThreshold: batchThreshold)
             let feed = try await subscribe(service, [url])[0]
             let id = try #require(feed.id)
-            server.serve(url, body: bulkyFeed(count: 200), etag: "\"v2\"")
+            server.serve(url, body: bulkyFeed(count: 1_200), etag: "\"v2\"")
             try limitGrowth(database, extraPages: 2)
             let failed = try await service.refresh([id])
             #expect(failed.storingFailed && failed.failed.count == 1 && failed.nothingRefreshed)
@@ -76,9 +83,9 @@ struct FeedAtomicityTests {
             #expect(stored.etag == "\"v1\"", "validators of a merge that never happened were stored")
             try limitGrowth(database, extraPages: nil)
             let summary = try await service.refresh([id])
-            #expect(summary.newItems == 195 && summary.failed.isEmpty)
+            #expect(summary.newItems == 1_195 && summary.failed.isEmpty)
             let counts = try await service.articleCounts()
-            #expect(counts[id]?.total == 200)
+            #expect(counts[id]?.total == 1_200)
             #expect(try await service.subscription(id: id).etag == "\"v2\"")
         }
     }

@@ -115,15 +115,16 @@ final class ParseCounter: Sendable {
 /// A fixed clock.
 let referenceNow = Date(timeIntervalSince1970: 1_615_680_000)  // 2021-03-14, a day after the items
 
-/// A service over `database` and `server`.
+/// A service over `database` and `server`; documents of `batchThreshold` bytes or more are
+/// parsed while they are stored, in batches (1: every document).
 func makeService(
     _ database: AppDatabase, _ server: FakeFeedServer, counter: ParseCounter = ParseCounter(), limit: Int = 8,
-    now: @escaping @Sendable () -> Date = { referenceNow }
+    now: @escaping @Sendable () -> Date = { referenceNow }, batchThreshold: Int = 8 << 20
 ) -> FeedService {
     FeedService(
         store: LocalStore(database: database), fetcher: HTTPFeedFetcher(transport: server.transport, now: now),
         now: now,
-        maxConcurrentRefreshes: { limit }, parse: counter.parse)
+        maxConcurrentRefreshes: { limit }, parse: counter.parse, batchThreshold: batchThreshold)
 }
 
 /// Subscribes `service` to each URL in order and returns the feeds.

@@ -43,7 +43,7 @@ enum SAXFeedReader {
 
     /// Parses `data` (UTF-8, or announcing its own encoding) into a builder; `nil` if libxml2
     /// could not even start (out of memory).
-    static func read(_ data: Data, documentURL: URL?) -> Outcome? {
+    static func read(_ data: Data, documentURL: URL?, onItem: ((ParsedItem) -> Void)? = nil) -> Outcome? {
         _ = initialized
         var handler = makeHandler()
         return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Outcome? in
@@ -62,10 +62,9 @@ enum SAXFeedReader {
             xmlCtxtUseOptions(context, Int32(options))
             guard let names = InternedNames(dict: context.pointee.dict) else { return nil }
             let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-            state.initialize(
-                to: State(
-                    context: context, builder: XMLFeedBuilder(names: names, documentURL: documentURL),
-                    diagnostics: Diagnostics()))
+            var builder = XMLFeedBuilder(names: names, documentURL: documentURL)
+            builder.onItem = onItem
+            state.initialize(to: State(context: context, builder: builder, diagnostics: Diagnostics()))
             // Callbacks receive the state, not the parser context: libxml2 then never falls
             // back to its own entity lookup when `getEntity` declines.
             context.pointee.userData = UnsafeMutableRawPointer(state)

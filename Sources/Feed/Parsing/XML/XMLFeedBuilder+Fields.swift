@@ -7,7 +7,7 @@ extension XMLFeedBuilder {
         switch element {
         case .item, .entry:
             // An item opened inside another (a malformed document) ends the open one first.
-            if let open = item { items.append(parsedItem(open)) }
+            if let open = item { finish(parsedItem(open)) }
             item = FieldSet()
             // An RSS 1.0 item is identified by its rdf:about URI.
             item?.id = attributes.value(names.about, namespace: names.rdfNamespace)?.trimmedWhitespace.nonEmpty
@@ -67,7 +67,7 @@ extension XMLFeedBuilder {
         let inImage = parent == .image
         switch element {
         case .item, .entry:
-            if let finished = item { items.append(parsedItem(finished)) }
+            if let finished = item { finish(parsedItem(finished)) }
             item = nil
         case .title where !inImage:
             // RSS titles are plain text, but feeds put HTML in them: render it when it is HTML.

@@ -49,6 +49,33 @@ extension XMLFeedBuilder {
             contentText: nil, categories: fields.categories, enclosures: fields.enclosures)
     }
 
+    /// Keeps a finished item, or hands it on when the document is streamed. A streamed Atom
+    /// entry without authors gets the feed's authors as read so far (`feed(format:)` gives the
+    /// kept ones those read by the end; `streamedFeedAuthorsChanged` tells the two apart).
+    mutating func finish(_ item: ParsedItem) {
+        guard let onItem else {
+            items.append(item)
+            return
+        }
+        var item = item
+        if isAtom, item.authors.isEmpty {
+            item.authors = channel.authors
+            if streamedFeedAuthors == nil { streamedFeedAuthors = channel.authors }
+        }
+        deliveredCount += 1
+        onItem(item)
+    }
+
+    /// How many items were read: kept and streamed.
+    var itemCount: Int { items.count + deliveredCount }
+
+    /// Whether a streamed Atom entry without authors was given other feed authors than those
+    /// the document ends with (the feed's `<author>` after its entries): the document is then
+    /// read again whole, and the streamed items replaced.
+    var streamedFeedAuthorsChanged: Bool { streamedFeedAuthors.map { $0 != channel.authors } ?? false }
+
+    private var isAtom: Bool { format == .atom10 || format == .atom03 }
+
     /// `text` as a URL when it is an absolute http or https address.
     static func webAddress(_ text: String?) -> URL? {
         guard let text, text.utf8.count > 7, text.utf8.prefix(4).map({ $0 | 0x20 }) == Array("http".utf8) else {
@@ -61,7 +88,7 @@ extension XMLFeedBuilder {
     /// (RFC 4287, 4.2.1).
     func feed(format: FeedFormat) -> ParsedFeed {
         var entries = items
-        if format == .atom10 || format == .atom03, !channel.authors.isEmpty {
+        if isAtom, !channel.authors.isEmpty {
             for index in entries.indices where entries[index].authors.isEmpty {
                 entries[index].authors = channel.authors
             }

@@ -32,8 +32,15 @@ struct XMLFeedBuilder {
 
     var channel = FieldSet()
     var item: FieldSet?
-    /// The items read so far, each made as its element closes.
+    /// The items read so far, each made as its element closes; empty when they are streamed.
     var items: [ParsedItem] = []
+    /// Where each item goes as its element closes, when the document is streamed (`nil`: it is
+    /// kept in `items`).
+    var onItem: ((ParsedItem) -> Void)?
+    /// How many items went to `onItem`.
+    var deliveredCount = 0
+    /// The feed's authors as given to the first Atom entry without its own that was streamed.
+    var streamedFeedAuthors: [Author]?
     /// Zone names dates gave that no table knows, read as UTC; each becomes a warning.
     var unknownZones: [String] = []
     var author: Author?

@@ -16,8 +16,29 @@ import Models
 /// is read a second time with them written as character references, which libxml2 always
 /// delivers: its text reads as it would have without the error. Well-formed documents are
 /// read once, uncopied.
+///
+/// Given `each`, items are streamed to it as their elements close and the feed comes back
+/// without them, so memory does not grow with the document's items. A reading that is
+/// replaced by another (the second reading above, or a feed whose `<author>` follows entries
+/// that needed it) first sends `.restart`.
 enum XMLFeedParser {
-    static func parse(_ data: Data, url: URL?, charset: String? = nil) throws(FeedParseError) -> ParsedFeed {
+    static func parse(
+        _ data: Data, url: URL?, charset: String? = nil, each: ((ParsedItemEvent) -> Void)? = nil
+    ) throws(FeedParseError) -> ParsedFeed {
+        let onItem = each.map { each in { (item: ParsedItem) in each(.item(item)) } }
+        // What the reading in `outcome` read, to read it again whole.
+        var read = (data: data, rewritingPredefined: false)
+        /// A reading that replaces the one streamed so far.
+        func reread(_ data: Data, rewritingPredefined: Bool) throws(FeedParseError) -> SAXFeedReader.Outcome {
+            each?(.restart)
+            read = (data, rewritingPredefined)
+            guard
+                let outcome = SAXFeedReader.read(
+                    HTMLEntityPreprocessor.process(data, rewritingPredefined: rewritingPredefined).data,
+                    documentURL: url, onItem: onItem)
+            else { throw .malformed("the XML parser could not start (out of memory?)") }
+            return outcome
+        }
         // Documents are read as they claim to be first; only when libxml2 meets bytes that are
         // not the UTF-8 they claim is the document repaired (EncodingRepair) and read again,
         // so valid documents are never scanned twice.
@@ -25,7 +46,8 @@ enum XMLFeedParser {
         let converted = claimsUTF8 ? EncodingRepair.fromHTTPCharset(data, httpCharset: charset) : nil
         let input = converted ?? data
         let prepared = HTMLEntityPreprocessor.process(input)
-        guard var outcome = SAXFeedReader.read(prepared.data, documentURL: url) else {
+        read = (input, false)
+        guard var outcome = SAXFeedReader.read(prepared.data, documentURL: url, onItem: onItem) else {
             throw .malformed("the XML parser could not start (out of memory?)")
         }
         var repairs: [String] = []
@@ -43,10 +65,8 @@ enum XMLFeedParser {
                 repaired = reencoded
                 if let warning { warnings.append(warning) }
             }
-            if repaired != input || prepared.hasPredefinedReferences,
-                let second = read(repaired, documentURL: url)
-            {
-                outcome = second
+            if repaired != input || prepared.hasPredefinedReferences {
+                outcome = try reread(repaired, rewritingPredefined: true)
                 repairs = warnings
             }
         }
@@ -56,10 +76,18 @@ enum XMLFeedParser {
             // repaired like any document that is not the UTF-8 it claims.
             let (repaired, _) = EncodingRepair.repair(
                 EncodingRepair.replacingDeclaredEncoding(in: input, with: "utf-8"))
-            if let second = read(repaired, documentURL: url) {
-                outcome = second
-                encodingWarning = "the document declares an encoding this reader does not know; read it as UTF-8"
+            outcome = try reread(repaired, rewritingPredefined: true)
+            encodingWarning = "the document declares an encoding this reader does not know; read it as UTF-8"
+        }
+        if let each, outcome.builder.streamedFeedAuthorsChanged {
+            // Entries streamed before the feed's authors were read: read the document whole.
+            each(.restart)
+            let again = HTMLEntityPreprocessor.process(read.data, rewritingPredefined: read.rewritingPredefined)
+            guard let whole = SAXFeedReader.read(again.data, documentURL: url) else {
+                throw .malformed("the XML parser could not start (out of memory?)")
             }
+            outcome = whole
+            for item in whole.builder.feed(format: whole.builder.format ?? .rss20).items { each(.item(item)) }
         }
         let builder = outcome.builder
         let diagnostics = outcome.diagnostics
@@ -73,6 +101,7 @@ enum XMLFeedParser {
                 diagnostics.firstError.map { "the XML is not well formed (\($0.message))" } ?? "no root element")
         }
         var feed = builder.feed(format: format)
+        if each != nil { feed.items = [] }  // a whole reading's, already sent
         feed.warnings += repairs
         if let encodingWarning { feed.warnings.append(encodingWarning) }
         guard let error = diagnostics.firstError else { return feed }
@@ -80,21 +109,14 @@ enum XMLFeedParser {
             feed.warnings.append(
                 "the document is not well-formed XML (line \(error.line): \(error.message)); read it in recovery mode")
         } else {
-            guard !feed.items.isEmpty || feed.title != nil else {
+            guard builder.itemCount > 0 || feed.title != nil else {
                 throw .malformed("the XML is not well formed (line \(error.line): \(error.message))")
             }
             feed.warnings.append(
-                "the document is damaged or cut off at line \(error.line) (\(error.message)); kept the \(feed.items.count) items read before it"
+                "the document is damaged or cut off at line \(error.line) (\(error.message)); kept the \(builder.itemCount) items read before it"
             )
         }
         return feed
-    }
-
-    /// A second reading of a document that is not well-formed, its predefined entities written
-    /// as character references.
-    private static func read(_ data: Data, documentURL: URL?) -> SAXFeedReader.Outcome? {
-        SAXFeedReader.read(
-            HTMLEntityPreprocessor.process(data, rewritingPredefined: true).data, documentURL: documentURL)
     }
 
     /// libxml2's code for an encoding it cannot convert from (`XML_ERR_UNSUPPORTED_ENCODING`).
