@@ -42,6 +42,13 @@ public final class FeedListViewModel: Sendable {
         await reload()
     }
 
+    /// Every feed with its counts, in list order, read once without touching `state`: what a
+    /// one-shot listing prints. It builds no snapshot and no difference, which for 50,000
+    /// feeds took a fifth of `feed list`.
+    public func listing() async throws(FeedError) -> [FeedRow] {
+        try await readRows().map(\.row)
+    }
+
     /// Refreshes feeds through the service, then shows the stored result. `progress` sees each
     /// feed as it finishes.
     @discardableResult
@@ -78,17 +85,20 @@ public final class FeedListViewModel: Sendable {
     /// Stops following changes.
     public func stopObserving() { observation.cancel() }
 
+    private func readRows() async throws(FeedError) -> [(id: Int64, row: FeedRow)] {
+        let all = try await service.subscriptions()
+        let allCounts = try await service.articleCounts()
+        return all.map { feed in
+            (
+                id: feed.id ?? 0,
+                row: FeedRow(feed: feed, counts: allCounts[feed.id ?? 0] ?? ArticleCounts(unread: 0, total: 0))
+            )
+        }
+    }
+
     private func reload() async {
         do {
-            async let feeds = service.subscriptions()
-            async let counts = service.articleCounts()
-            let (all, allCounts) = try await (feeds, counts)
-            let rows = all.map { feed in
-                (
-                    id: feed.id ?? 0,
-                    row: FeedRow(feed: feed, counts: allCounts[feed.id ?? 0] ?? ArticleCounts(unread: 0, total: 0))
-                )
-            }
+            let rows = try await readRows()
             publisher.send(.loaded(try ListContent.make(rows, previous: state.content)))
         } catch let error as FeedError {
             publisher.send(.failed(message: error.errorDescription ?? "\(error)", stale: state.content))

@@ -7,10 +7,11 @@ struct CommandOutput: Sendable {
     private let makeText: @Sendable () -> String
     private let makeJSON: @Sendable () -> JSONValue
 
-    /// The human form (may be empty).
-    var text: String { makeText() }
-    /// The JSON form.
-    var json: JSONValue { makeJSON() }
+    /// Builds the human form (may be empty). A method, not a property: a deferred list is
+    /// built on every call, and a list of 50,000 feeds was once built twice to be printed once.
+    func renderText() -> String { makeText() }
+    /// Builds the JSON form.
+    func renderJSON() -> JSONValue { makeJSON() }
     /// Set when the command printed its result but still failed (a refresh in which no feed
     /// could be refreshed): the line is reported and the command ends with its status.
     var failure: CommandError? = nil

@@ -56,10 +56,12 @@ struct FeedCommands {
 
     private func list(_ words: [String]) async throws -> CommandOutput {
         try ArgumentList(words, command: "feed list").expectPositional(atMost: 0, usage: "feed list")
-        let viewModel = FeedListViewModel(service: context.feeds)
-        await viewModel.load()
-        if case .failed(let message, _) = viewModel.state { throw CommandError(code: "storage", message: message) }
-        let rows = viewModel.state.content?.orderedRows ?? []
+        let rows: [FeedRow]
+        do {
+            rows = try await FeedListViewModel(service: context.feeds).listing()
+        } catch {
+            throw CommandError(code: "storage", message: error.errorDescription ?? "\(error)")
+        }
         if rows.isEmpty {
             return CommandOutput(
                 text: "no feeds yet; add one with \"feed add <url>\"", json: .object(["feeds": .array([])]))

@@ -11,7 +11,7 @@ enum TerminalText {
     /// SGR sequences.
     static func forTerminal(_ text: String) -> String {
         // Most output is printable ASCII with newlines and tabs: nothing to remove or resolve.
-        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x09 }) { return text }
+        if text.utf8.allBytes({ (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x09 }) { return text }
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var output = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
@@ -62,7 +62,7 @@ enum TerminalText {
     /// and line breaks become spaces.
     static func sanitized(_ text: String) -> String {
         // Printable ASCII (most titles and URLs) has nothing to remove or replace.
-        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return text }
+        if text.utf8.allBytes({ (0x20...0x7E).contains($0) }) { return text }
         var output = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
@@ -111,4 +111,22 @@ enum TerminalText {
     private static let styleOpen = Unicode.Scalar(UInt32(0xFDD0)) ?? "\u{FFFD}"
     private static let styleClose = Unicode.Scalar(UInt32(0xFDD1)) ?? "\u{FFFD}"
     private static let styleSecret = String(UInt64.random(in: 1...UInt64.max), radix: 36) + ":"
+}
+
+extension String.UTF8View {
+    /// `allSatisfy` over the bytes in place when the string is stored contiguously (a native
+    /// string): a tight loop instead of the view's index walk, which took a tenth of listing
+    /// 50,000 feeds.
+    @inline(__always)
+    func allBytes(_ predicate: (UInt8) -> Bool) -> Bool {
+        withContiguousStorageIfAvailable { bytes in bytes.allSatisfy(predicate) } ?? allSatisfy(predicate)
+    }
+}
+
+extension Substring.UTF8View {
+    /// `allSatisfy` over the bytes in place when they are stored contiguously.
+    @inline(__always)
+    func allBytes(_ predicate: (UInt8) -> Bool) -> Bool {
+        withContiguousStorageIfAvailable { bytes in bytes.allSatisfy(predicate) } ?? allSatisfy(predicate)
+    }
 }

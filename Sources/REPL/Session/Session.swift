@@ -117,9 +117,10 @@ final class Session {
         do {
             let output = try await work.value
             if options.json {
-                console.out(output.json.description)
-            } else if !output.text.isEmpty {
-                console.out(output.text)
+                console.out(output.renderJSON().description)
+            } else {
+                let text = output.renderText()
+                if !text.isEmpty { console.out(text) }
             }
             if let failure = output.failure {
                 console.err((location.map { "\($0): " } ?? "") + "error: \(failure.message)")

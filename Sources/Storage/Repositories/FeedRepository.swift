@@ -122,7 +122,14 @@ public struct FeedRepository: Sendable {
 
     /// Every subscription, in id order (the order the user added them).
     public func all() async throws(StorageError) -> [FeedSource] {
-        try await database.read { db in try FeedRecord.order(Column("id")).fetchAll(db).map(\.source) }
+        try await database.read { db in
+            // Straight from the cursor: no array of records beside the array of feeds.
+            var feeds: [FeedSource] = []
+            feeds.reserveCapacity(try FeedRecord.fetchCount(db))
+            let records = try FeedRecord.order(Column("id")).fetchCursor(db)
+            while let record = try records.next() { feeds.append(record.source) }
+            return feeds
+        }
     }
 
     /// Unread and total article counts per feed id; feeds without articles are absent. One row

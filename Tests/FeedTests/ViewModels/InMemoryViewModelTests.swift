@@ -35,6 +35,23 @@ struct InMemoryViewModelTests {
         #expect(await states.next() == .failed(message: "database error: disk I/O error", stale: list))
     }
 
+    @Test("a one-shot listing gives the feeds with their counts in order and leaves the state alone")
+    func feedListing() async throws {
+        let provider = ScriptedFeeds()
+        provider.state.withLock {
+            $0.feeds = [feedA, feedB]
+            $0.counts = [2: ArticleCounts(unread: 1, total: 3)]
+        }
+        let model = FeedListViewModel(service: provider)
+        let rows = try await model.listing()
+        #expect(rows.map(\.feed.title) == ["A", "B"])
+        #expect(rows.map(\.counts) == [ArticleCounts(unread: 0, total: 0), ArticleCounts(unread: 1, total: 3)])
+        #expect(model.state == .idle)
+        provider.state.withLock { $0.failure = .storage(.sqlite(message: "disk I/O error")) }
+        await #expect(throws: FeedError.storage(.sqlite(message: "disk I/O error"))) { try await model.listing() }
+        #expect(model.state == .idle)
+    }
+
     @Test("the feed list reloads when the provider announces a change")
     func feedListFollowsChanges() async throws {
         let provider = ScriptedFeeds()
