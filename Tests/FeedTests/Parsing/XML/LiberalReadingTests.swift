@@ -89,7 +89,8 @@ struct LiberalReadingTests {
         #expect(RSSAuthor.parse("Jo <jo@example.com>") == Author(name: "Jo", email: "jo@example.com"))
         // White space around the parts is any space separator or a tab, as Foundation's
         // `.whitespaces`; non-ASCII names and addresses keep their characters.
-        #expect(RSSAuthor.parse("zoë@exämple.com\u{00A0}(Zoë\u{3000})") == Author(name: "Zoë", email: "zoë@exämple.com"))
+        #expect(
+            RSSAuthor.parse("zoë@exämple.com\u{00A0}(Zoë\u{3000})") == Author(name: "Zoë", email: "zoë@exämple.com"))
         #expect(RSSAuthor.parse("Ünal\u{2003}<\u{00A0}u@example.com>") == Author(name: "Ünal", email: "u@example.com"))
         #expect(RSSAuthor.parse("Plain Name") == Author(name: "Plain Name"))
         #expect(RSSAuthor.parse("solo@example.com") == Author(email: "solo@example.com"))
