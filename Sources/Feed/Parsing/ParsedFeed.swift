@@ -77,8 +77,14 @@ public struct ParsedItem: Sendable, Hashable {
     public var summary: String?
     /// The content as published (HTML).
     public var contentHTML: String?
-    /// The content as plain text.
-    public var contentText: String?
+    /// The content as plain text: the feed's own, else the HTML rendered as text when asked
+    /// (a parse that prints no text, as `parse --summary`, never renders it).
+    public var contentText: String? {
+        get { givenText ?? contentHTML.map(HTMLText.plainText).flatMap { $0.isEmpty ? nil : $0 } }
+        set { givenText = newValue }
+    }
+    /// The plain text the feed gave itself (JSON Feed's `content_text`).
+    private var givenText: String?
     /// Tags and categories.
     public var categories: [String]
     /// Attached media.
@@ -99,8 +105,7 @@ public struct ParsedItem: Sendable, Hashable {
         self.authors = authors
         self.summary = summary
         self.contentHTML = contentHTML
-        // A readable plain-text rendering when the feed gave only HTML.
-        self.contentText = contentText ?? contentHTML.map(HTMLText.plainText).flatMap { $0.isEmpty ? nil : $0 }
+        self.givenText = contentText
         self.categories = categories
         self.enclosures = enclosures
         self.uniqueID = ArticleIdentity.uniqueID(
