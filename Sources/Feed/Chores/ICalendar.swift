@@ -162,6 +162,11 @@ extension ICalendar {
             }
         }
 
+        /// Replaces the components named `name` (upper case) through `change`.
+        package mutating func updateComponents(named name: String, _ change: (inout Component) -> Void) {
+            updateComponents(where: { $0.name == name }, change)
+        }
+
         /// Adds a nested component after everything else.
         package mutating func append(_ component: Component) {
             items.append(.component(component))

@@ -32,7 +32,7 @@ struct ICalendarTests {
     func patchKeepsTheRest() throws {
         let text = try Self.text("apple-reminders.ics")
         var calendar = try ICalendar(parsing: text)
-        calendar.root.updateComponents(where: { $0.name == "VTODO" }) { todo in
+        calendar.root.updateComponents(named: "VTODO") { todo in
             todo.set(ICalendar.Property(name: "SUMMARY", text: "Bins, then recycling; done"))
             todo.set(ICalendar.Property(name: "DUE", parameters: [.init("VALUE", "DATE")], value: "20241112"))
         }
@@ -57,7 +57,7 @@ struct ICalendarTests {
         var calendar = try ICalendar(parsing: text)
         let description = try #require(try Self.todo(calendar).property("DESCRIPTION"))
         #expect(description.textValue.hasSuffix("Put them out the evening before — the truck comes at six."))
-        calendar.root.updateComponents(where: { $0.name == "VTODO" }) { todo in
+        calendar.root.updateComponents(named: "VTODO") { todo in
             todo.set(ICalendar.Property(name: "DESCRIPTION", text: description.textValue))
         }
         #expect(calendar.text == text)
@@ -66,7 +66,7 @@ struct ICalendarTests {
     @Test("a new property goes after the last property, before the nested components; removing drops every copy")
     func addAndRemove() throws {
         var calendar = try ICalendar(parsing: try Self.text("tasks-org.ics"))
-        calendar.root.updateComponents(where: { $0.name == "VTODO" }) { todo in
+        calendar.root.updateComponents(named: "VTODO") { todo in
             todo.set(ICalendar.Property(name: "URL", value: "https://example.com/a?b=1;c=2"))
             todo.remove("X-MOZ-SNOOZE-TIME")
         }
@@ -127,7 +127,7 @@ struct ICalendarTests {
         // Written anew, the same parameters read back the same.
         let copy = ICalendar.Property(name: "ATTENDEE", parameters: attendee.parameters, value: attendee.value)
         var changed = calendar
-        changed.root.updateComponents(where: { $0.name == "VTODO" }) { $0.set(copy) }
+        changed.root.updateComponents(named: "VTODO") { $0.set(copy) }
         let again = try #require(try Self.todo(try ICalendar(parsing: changed.text)).property("ATTENDEE"))
         #expect(again.parameters == attendee.parameters)
     }
