@@ -25,11 +25,18 @@ FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release release-bin run test examples docs bench fuzz format lint clean install uninstall
+# Radicale, the CalDAV server the chore-sharing tests start on 127.0.0.1, and caldav, the Python
+# client the sync benchmark runs beside Tidings: pinned, in a virtual environment under .build,
+# so that no system service is installed or started.
+CALDAV_TOOLS     = $(CURDIR)/.build/tools/caldav
+CALDAV_PACKAGES  = radicale==3.9.0 caldav==3.6.0
+
+.PHONY: deps caldav-tools build release release-bin run test examples docs bench fuzz format lint clean install uninstall
 
 ## deps: install libsqlite3-dev, libedit-dev and libxml2-dev when pkg-config cannot find them,
-## libcurl4 (opened at run time for HTTP) when the loader does not know it, and man-db and
-## groff-base (the manual's tests render docs/tidings.1) when man or groff is missing.
+## libcurl4 (opened at run time for HTTP) when the loader does not know it, man-db and
+## groff-base (the manual's tests render docs/tidings.1) when man or groff is missing, and
+## Radicale with caldav under .build/tools/caldav (python3-venv first when venv is missing).
 deps:
 	@missing=""; \
 	set -- $(SYSTEM_PKGS); \
@@ -44,6 +51,19 @@ deps:
 	  echo "Installing system packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@$(MAKE) --no-print-directory caldav-tools
+
+## caldav-tools: Radicale and caldav in a virtual environment under .build/tools/caldav.
+caldav-tools:
+	@if [ ! -x "$(CALDAV_TOOLS)/bin/python3" ] || ! "$(CALDAV_TOOLS)/bin/python3" -c 'import radicale, caldav' 2>/dev/null; then \
+	  echo "Installing $(CALDAV_PACKAGES) into $(CALDAV_TOOLS)"; \
+	  if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then \
+	    $(SUDO) apt-get update -qq && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; \
+	  fi; \
+	  rm -rf "$(CALDAV_TOOLS)" && python3 -m venv "$(CALDAV_TOOLS)" && \
+	  "$(CALDAV_TOOLS)/bin/pip" install -q --disable-pip-version-check $(CALDAV_PACKAGES); \
 	fi
 
 build: deps

@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(
             name: "FeedTests",
             dependencies: [
-                "Feed", "Models", "Networking", "NetworkingTestSupport", "Storage",
+                "Feed", "Models", "Networking", "NetworkingTestSupport", "Storage", "DefaultTransport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Resources")],
