@@ -1,0 +1,145 @@
+package import Foundation
+
+/// A CalDAV account's user and password. The password is read when it is needed, from
+/// `$TIDINGS_CALDAV_PASSWORD` or `~/.netrc`, and is never stored, printed or written as JSON:
+/// its `description` hides it.
+package struct CalDAVCredentials: Sendable, Equatable, CustomStringConvertible {
+    package var user: String
+    package var password: String
+
+    package init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+
+    package var description: String { "\(user):•••" }
+
+    /// The credentials for `url` and `user` (the one set up, or `nil` to take the netrc's
+    /// login): the environment's password first, then the `machine` entry for the URL's host
+    /// whose `login` is the user (or the first one for the host, without a user), then the
+    /// `default` entry. `nil` when neither has a password.
+    package static func find(
+        for url: URL, user: String?, environment: [String: String], netrc: String?
+    ) -> CalDAVCredentials? {
+        if let password = environment["TIDINGS_CALDAV_PASSWORD"], !password.isEmpty, let user, !user.isEmpty {
+            return CalDAVCredentials(user: user, password: password)
+        }
+        guard let netrc, let host = url.host?.lowercased() else { return nil }
+        let entries = Netrc(parsing: netrc).entries
+        let candidates =
+            entries.filter { $0.machine?.lowercased() == host } + entries.filter { $0.machine == nil }
+        for entry in candidates {
+            guard let password = entry.password else { continue }
+            if let user {
+                guard entry.login == nil || entry.login == user else { continue }
+                return CalDAVCredentials(user: user, password: password)
+            }
+            if let login = entry.login { return CalDAVCredentials(user: login, password: password) }
+        }
+        return nil
+    }
+
+    /// Whether a password may be sent to `url`: over https, or over http only to this machine
+    /// (`localhost`, 127.0.0.0/8, `::1`), where no network sees it.
+    package static func mayCarryCredentials(_ url: URL) -> Bool {
+        switch url.scheme?.lowercased() {
+        case "https": return url.host != nil
+        case "http": return url.host.map(isLoopback) ?? false
+        default: return false
+        }
+    }
+
+    private static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        // A dotted IPv4 address in 127.0.0.0/8, written in full (`127.0.0.1`, not `127.1`).
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        let values = octets.compactMap { $0.count <= 3 && $0.allSatisfy(\.isNumber) ? UInt8($0) : nil }
+        return octets.count == 4 && values.count == 4 && values[0] == 127
+    }
+}
+
+/// A `.netrc` file as ftp, curl and git read it: `machine NAME`, `default`, `login`,
+/// `password`, `account`, and `macdef` (its lines, up to a blank one, are skipped). Tokens are
+/// separated by white space; a token in double quotes may hold spaces and `\"`.
+package struct Netrc: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
+        /// `nil` for the `default` entry.
+        package var machine: String?
+        package var login: String?
+        package var password: String?
+    }
+
+    package var entries: [Entry] = []
+
+    package init(parsing text: String) {
+        var tokens = Self.tokens(text)
+        var current: Entry?
+        while let token = tokens.next() {
+            switch token {
+            case "machine":
+                if let current { entries.append(current) }
+                current = Entry(machine: tokens.next())
+            case "default":
+                if let current { entries.append(current) }
+                current = Entry(machine: nil)
+            case "login": current?.login = tokens.next()
+            case "password", "passwd": current?.password = tokens.next()
+            case "account": _ = tokens.next()
+            case "macdef":
+                _ = tokens.next()
+                tokens.skipMacro()
+            default: break
+            }
+        }
+        if let current { entries.append(current) }
+    }
+
+    /// Splits into tokens, keeping track of lines for `macdef`.
+    private static func tokens(_ text: String) -> Tokens { Tokens(scalars: Array(text.unicodeScalars)) }
+
+    fileprivate struct Tokens {
+        let scalars: [Unicode.Scalar]
+        var index = 0
+
+        mutating func next() -> String? {
+            while index < scalars.count {
+                if scalars[index].properties.isWhitespace {
+                    index += 1
+                } else if scalars[index] == "#", index == 0 || scalars[index - 1] == "\n" {
+                    // A comment: a line that starts with `#`.
+                    while index < scalars.count, scalars[index] != "\n" { index += 1 }
+                } else {
+                    break
+                }
+            }
+            guard index < scalars.count else { return nil }
+            var token = String.UnicodeScalarView()
+            if scalars[index] == "\"" {
+                index += 1
+                while index < scalars.count, scalars[index] != "\"" {
+                    if scalars[index] == "\\", index + 1 < scalars.count { index += 1 }
+                    token.append(scalars[index])
+                    index += 1
+                }
+                index += 1
+            } else {
+                while index < scalars.count, !scalars[index].properties.isWhitespace {
+                    token.append(scalars[index])
+                    index += 1
+                }
+            }
+            return String(token)
+        }
+
+        /// Skips a macro's body: everything up to the next blank line.
+        mutating func skipMacro() {
+            while index < scalars.count, scalars[index] != "\n" { index += 1 }
+            while index < scalars.count {
+                index += 1
+                if index >= scalars.count || scalars[index] == "\n" { return }
+                while index < scalars.count, scalars[index] != "\n" { index += 1 }
+            }
+        }
+    }
+}
