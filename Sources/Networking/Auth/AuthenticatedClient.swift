@@ -21,12 +21,27 @@ public struct AuthenticatedClient: Sendable {
     public func execute<Response: Decodable>(_ endpoint: Endpoint<Response>) async throws(NetworkError) -> Response {
         let token = try await authenticator.validToken()
         do {
-            return try await client.execute(endpoint.authorized(with: token.accessToken))
+            return try await client.execute(endpoint.authorized(with: token))
         } catch {
             guard case .status(let response) = error, Self.isRejectedToken(response) else { throw error }
             let replacement = try await authenticator.token(replacing: token)
-            return try await client.execute(endpoint.authorized(with: replacement.accessToken))
+            return try await client.execute(endpoint.authorized(with: replacement))
         }
+    }
+
+    /// Sends `request` signed with the token in force and returns the response, whatever its
+    /// status (WebDAV answers 207, 412 and 507 that callers read). A 401 gets the token
+    /// replaced (another caller's refresh, else a forced one) and the request sent once more;
+    /// a second 401 is returned.
+    public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
+        let token = try await authenticator.validToken()
+        var signed = request
+        signed.headers["Authorization"] = token.authorizationHeader
+        let response = try await client.send(signed)
+        guard response.status == 401 else { return response }
+        let replacement = try await authenticator.token(replacing: token)
+        signed.headers["Authorization"] = replacement.authorizationHeader
+        return try await client.send(signed)
     }
 
     /// Whether a response rejects the token it was sent with.

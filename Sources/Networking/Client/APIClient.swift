@@ -78,6 +78,16 @@ public struct APIClient: Sendable {
     /// Follows 3xx `Location`s up to `maxRedirects`, stopping at a loop and refusing any
     /// `Location` that is not http or https; 303 (and 301/302 after a POST) continue as GET. The response carries the new URL when every hop so far was
     /// permanent (301/308), which is when a stored URL should change.
+    /// Whether two URLs share scheme, host and port (the port a scheme implies counts).
+    static func sameOrigin(_ one: URL, _ other: URL) -> Bool {
+        func origin(_ url: URL) -> (String, String, Int?) {
+            let scheme = url.scheme?.lowercased() ?? ""
+            let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+            return (scheme, url.host?.lowercased() ?? "", port)
+        }
+        return origin(one) == origin(other)
+    }
+
     private func followingRedirects(_ original: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
         var request = original
         var visited: Set<URL> = [original.url]
@@ -102,6 +112,12 @@ public struct APIClient: Sendable {
             if response.status == 303 || ([301, 302].contains(response.status) && request.method == .post) {
                 request.method = .get
                 request.body = nil
+            }
+            // Credentials stay with the origin they were meant for: a redirect to another scheme,
+            // host or port (an https address sending us to http, or to a stranger) drops them,
+            // as curl and browsers do.
+            if !Self.sameOrigin(request.url, next) {
+                for field in ["Authorization", "Proxy-Authorization", "Cookie"] { request.headers[field] = nil }
             }
             request.url = next
         }

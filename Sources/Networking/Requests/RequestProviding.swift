@@ -1,4 +1,5 @@
 public import Foundation
+public import Models
 
 /// Anything that can become an `HTTPRequest` below a base URL.
 public protocol RequestProviding: Sendable {
@@ -15,8 +16,13 @@ extension Endpoint: RequestProviding {
 
     /// The same endpoint with a bearer token in `Authorization`.
     public func authorized(with token: String) -> Endpoint {
+        authorized(with: Token(accessToken: token))
+    }
+
+    /// The endpoint with `token` in `Authorization`, in the token's scheme.
+    public func authorized(with token: Token) -> Endpoint {
         var copy = self
-        copy.headers["Authorization"] = "Bearer \(token)"
+        copy.headers["Authorization"] = token.authorizationHeader
         return copy
     }
 }

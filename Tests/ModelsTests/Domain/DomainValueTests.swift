@@ -13,6 +13,7 @@ struct DomainValueTests {
         #expect(token.isExpired(at: now.addingTimeInterval(10), leeway: 60))
         #expect(!Token(accessToken: "forever").isExpired(at: .distantFuture))
         #expect(token.authorizationHeader == "Bearer abc")
+        #expect(Token.basic(user: "jo", password: "pa:ss").authorizationHeader == "Basic am86cGE6c3M=")
     }
 
     @Test("a token decodes from an OAuth-style snake_case payload")
@@ -23,6 +24,12 @@ struct DomainValueTests {
             token
                 == Token(accessToken: "abc", refreshToken: "def", expiresAt: RFC3339.date(from: "2026-11-22T10:00:00Z"))
         )
+        // A bearer token is written as before schemes existed; a Basic one keeps its scheme.
+        let written = String(decoding: try JSONCoding.encoder().encode(token), as: UTF8.self)
+        #expect(!written.contains("scheme"))
+        let basic = Token.basic(user: "jo", password: "pw")
+        let again = try JSONCoding.decoder().decode(Token.self, from: try JSONCoding.encoder().encode(basic))
+        #expect(again == basic && again.scheme == "Basic")
     }
 
     @Test(

@@ -191,4 +191,41 @@ struct AuthenticatorTests {
         _ = try await client(transport, authenticator).execute(Endpoint<Me>.get("me"))
         #expect(transport.requests.first?.headers["authorization"] == "Bearer abc")
     }
+
+    @Test("send signs a raw request in the token's scheme, returns any status, and retries a 401 once with a new token")
+    func sendRetriesOnce() async throws {
+        let refreshes = Mutex(0)
+        let store = InMemoryTokenStore(Token.basic(user: "alice", password: "old"))
+        let refresh: @Sendable (Token) async throws(NetworkError) -> Token = { _ throws(NetworkError) in
+            refreshes.withLock { $0 += 1 }
+            return Token.basic(user: "alice", password: "new")
+        }
+        let authenticator = Authenticator(store: store, now: { now }, refresh: refresh)
+        let accepted = Token.basic(user: "alice", password: "new").authorizationHeader
+        let seen = Mutex<[String]>([])
+        let transport = InMemoryTransport { request throws(NetworkError) in
+            let header = request.headers["Authorization"] ?? ""
+            seen.withLock { $0.append(header) }
+            return HTTPResponse(status: header == accepted ? 207 : 401, url: request.url)
+        }
+        let api = client(transport, authenticator)
+        let request = HTTPRequest(method: "PROPFIND", url: base.appendingPathComponent("cal/"))
+        #expect(try await api.send(request).status == 207)
+        #expect(refreshes.withLock { $0 } == 1)
+        #expect(seen.withLock { $0 } == [Token.basic(user: "alice", password: "old").authorizationHeader, accepted])
+        #expect(accepted == "Basic " + Data("alice:new".utf8).base64EncodedString())
+        // A refresh that changes nothing: the second 401 is the answer, and no third request.
+        let unchanged: @Sendable (Token) async throws(NetworkError) -> Token = { _ throws(NetworkError) in
+            Token.basic(user: "a", password: "x")
+        }
+        let stubborn = Authenticator(
+            store: InMemoryTokenStore(Token.basic(user: "a", password: "x")), now: { now }, refresh: unchanged)
+        let count = Mutex(0)
+        let refusing = InMemoryTransport { request throws(NetworkError) in
+            count.withLock { $0 += 1 }
+            return HTTPResponse(status: 401, url: request.url)
+        }
+        #expect(try await client(refusing, stubborn).send(request).status == 401)
+        #expect(count.withLock { $0 } == 2)
+    }
 }

@@ -79,6 +79,27 @@ struct APIClientTests {
         #expect(transport.requests.last?.body == nil)
     }
 
+    @Test("credentials follow a redirect only within their origin: another host, scheme or port drops them")
+    func redirectsDropCredentialsAcrossOrigins() async throws {
+        let start = URL(string: "https://dav.example.com/a")!
+        let secret: HTTPHeaders = ["Authorization": "Basic c2VjcmV0", "Cookie": "s=1", "Depth": "1"]
+        for (target, keeps) in [
+            ("https://dav.example.com/b", true), ("https://DAV.example.com:443/b", true),
+            ("http://dav.example.com/b", false), ("https://dav.example.com:8443/b", false),
+            ("https://evil.example.net/b", false),
+        ] {
+            let transport = InMemoryTransport([
+                .init(url: start, status: 302, headers: ["Location": target]),
+                .init(url: URL(string: target)!, status: 200),
+            ])
+            _ = try await client(transport).send(HTTPRequest(url: start, headers: secret))
+            let second = try #require(transport.requests.last)
+            #expect((second.headers["Authorization"] != nil) == keeps, "\(target)")
+            #expect((second.headers["Cookie"] != nil) == keeps, "\(target)")
+            #expect(second.headers["Depth"] == "1")
+        }
+    }
+
     @Test("a chain of permanent redirects is reported so the caller can store the new URL")
     func permanentRedirect() async throws {
         let start = URL(string: "https://old.example.com/feed")!
