@@ -2,13 +2,14 @@ internal import CLibXML2
 import Foundation
 
 /// An element of a small XML document read whole (a WebDAV multistatus): its namespace and
-/// local name, its own character data, its child elements. Attributes are not kept.
+/// local name, its attributes by local name, its own character data, its child elements.
 struct XMLElement: Sendable, Equatable {
     /// The namespace URI (`DAV:`), empty for none.
     var namespace: String
     /// The local name (`href`).
     var name: String
     /// The character data directly inside, CDATA included, as written (not trimmed).
+    var attributes: [String: String] = [:]
     var text = ""
     var children: [XMLElement] = []
 
@@ -111,13 +112,23 @@ enum XMLTree {
     private static func makeHandler() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
         handler.initialized = tidings_sax2_magic()
-        handler.startElementNs = { pointer, local, _, uri, _, _, _, _, _ in
+        handler.startElementNs = { pointer, local, _, uri, _, _, attributeCount, _, attributes in
             guard let state = treeState(pointer), let local, state.pointee.failure == nil else { return }
             state.pointee.elements += 1
             guard state.pointee.elements <= XMLTree.maximumElements else { return state.pointee.fail(.tooManyElements) }
             guard state.pointee.stack.count < XMLTree.maximumDepth else { return state.pointee.fail(.tooDeep) }
-            state.pointee.stack.append(
-                XMLElement(namespace: uri.map { String(cString: $0) } ?? "", name: String(cString: local)))
+            var element = XMLElement(namespace: uri.map { String(cString: $0) } ?? "", name: String(cString: local))
+            // Five pointers per attribute: local name, prefix, URI, value start, value end.
+            if let attributes {
+                for index in 0..<Int(attributeCount) {
+                    guard let name = attributes[index * 5], let start = attributes[index * 5 + 3],
+                        let end = attributes[index * 5 + 4]
+                    else { continue }
+                    element.attributes[String(cString: name)] = String(
+                        decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                }
+            }
+            state.pointee.stack.append(element)
         }
         handler.endElementNs = { pointer, _, _, _ in
             guard let state = treeState(pointer), state.pointee.failure == nil,
