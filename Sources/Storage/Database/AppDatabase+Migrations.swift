@@ -63,7 +63,31 @@ extension AppDatabase {
                     """)
         }
         migrator.registerMigration("v9-article-counts", foreignKeyChecks: .immediate, migrate: createArticleCounts)
+        migrator.registerMigration("v10-chore-sync", foreignKeyChecks: .immediate, migrate: createChoreSync)
         return migrator
+    }
+
+    /// Where chores are shared (one CalDAV collection, its user, its last sync token; never a
+    /// password) and, for each calendar object, its href, UID, ETag, the text last synced (the
+    /// common base of a three-way merge) and the task it is, if any: a task deleted here keeps
+    /// its object (`taskId` NULL) until the deletion has reached the server.
+    private static func createChoreSync(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE choreSyncAccount (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    url TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    syncToken TEXT,
+                    lastSyncAt DOUBLE,
+                    lastResult TEXT);
+                CREATE TABLE choreSyncItem (
+                    href TEXT PRIMARY KEY NOT NULL,
+                    uid TEXT NOT NULL UNIQUE,
+                    taskId INTEGER UNIQUE REFERENCES task(id) ON DELETE SET NULL,
+                    etag TEXT,
+                    icalendar TEXT NOT NULL);
+                """)
     }
 
     /// Article counts per feed, kept by triggers in the transaction that changes them: lists
