@@ -154,6 +154,8 @@ if Context.environment["TIDINGS_FUZZ"] == "1" {
         ("fuzz-opml", "OPMLFuzz", ["Feed"]),
         ("fuzz-dates", "DateFuzz", ["Feed", "Models"]),
         ("fuzz-tokenizer", "TokenizerFuzz", []),
+        ("fuzz-ical", "ICalendarFuzz", ["Feed"]),
+        ("fuzz-dav", "DAVFuzz", ["Feed"]),
     ]
     for fuzz in fuzzTargets {
         package.targets.append(

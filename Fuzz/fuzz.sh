@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets and runs them one after another (see Fuzz/README.md).
 #
-#   bash Fuzz/fuzz.sh [all|xml|json|html|opml|dates|tokenizer ...]
+#   bash Fuzz/fuzz.sh [all|xml|json|html|opml|dates|tokenizer|ical|dav ...]
 #
 # FUZZ_SECONDS (default 180) is each target's time; FUZZ_FLAGS adds libFuzzer flags. Corpora
 # grow in Fuzz/work/corpus/NAME and are kept between runs; crashes, hangs and sanitizer reports
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-180}
 FUZZ_FLAGS=${FUZZ_FLAGS:-}
-ALL="xml json html opml dates tokenizer"
+ALL="xml json html opml dates tokenizer ical dav"
 SCRATCH=.build-fuzz
 WORK=Fuzz/work
 BENCH_CORPUS=${BENCH_CORPUS:-/tmp/feedcorpus}
@@ -67,6 +67,8 @@ seeds() {
         html) seed_files "$dir" $fixtures/other/*.html $fixtures/rss/html-entities.xml $fixtures/rss/title-with-html.xml \
             $fixtures/atom/atom-xhtml.xml ;;
         opml) seed_files "$dir" $fixtures/other/*.opml ;;
+        ical) seed_files "$dir" $fixtures/ical/*.ics ;;
+        dav) seed_files "$dir" Fuzz/Seeds/dav/*.xml ;;
         dates) seed_lines "$dir" Fuzz/Seeds/dates.txt ;;
         tokenizer)
             seed_lines "$dir" Fuzz/Seeds/tokenizer.txt
@@ -80,7 +82,8 @@ seeds() {
 
 dictionary() {
     case $1 in
-        xml | opml) echo Fuzz/Dictionaries/xml.dict ;;
+        xml | opml | dav) echo Fuzz/Dictionaries/xml.dict ;;
+        ical) echo Fuzz/Dictionaries/ical.dict ;;
         json) echo Fuzz/Dictionaries/json.dict ;;
         html) echo Fuzz/Dictionaries/html.dict ;;
         dates) echo Fuzz/Dictionaries/dates.dict ;;
@@ -90,7 +93,7 @@ dictionary() {
 
 max_len() {
     case $1 in
-        xml | json | html | opml) echo 16384 ;;
+        xml | json | html | opml | ical | dav) echo 16384 ;;
         *) echo 256 ;;
     esac
 }

@@ -33,13 +33,18 @@ package struct ICalendar: Sendable, Equatable {
         if let extra = try reader.next() {
             throw .malformed(line: extra.number, reason: "text after END:\(name)")
         }
+        trailing = reader.tail
     }
 
-    /// The text: untouched lines as they were read, changed ones written anew.
+    /// Blank lines after the end, as read.
+    private var trailing = ""
+
+    /// The text: untouched lines as they were read (blank ones included), changed ones written
+    /// anew.
     package var text: String {
         var output = ""
         root.write(to: &output)
-        return output
+        return output + trailing
     }
 
     private static func component(
@@ -343,10 +348,14 @@ struct ICalendarLineReader {
         position = text.startIndex
     }
 
-    /// The next content line, skipping blank ones; `nil` at the end.
+    /// The blank lines read after the last content line (kept so that the object is written
+    /// back as it came).
+    private(set) var tail = ""
+
+    /// The next content line, with the blank lines before it in its text; `nil` at the end.
     mutating func next() throws(ICalendarError) -> Numbered? {
+        let start = position
         while position < text.endIndex {
-            let start = position
             let startLine = lineNumber + 1
             var logical = Substring()
             var first = true
@@ -364,6 +373,7 @@ struct ICalendarLineReader {
             }
             return Numbered(line: line, text: String(text[start..<position]), number: startLine)
         }
+        tail = String(text[start..<position])
         return nil
     }
 

@@ -141,6 +141,15 @@ struct ICalendarTests {
         #expect(calendar.text == text)
     }
 
+    @Test("blank lines between and after the lines are written back where they were (found by fuzzing)")
+    func blankLines() throws {
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\r\nBEGIN:VTODO\r\n \r\nUID:b\r\nEND:VTODO\r\nEND:VCALENDAR\r\n\r\n\n"
+        let calendar = try ICalendar(parsing: text)
+        #expect(calendar.text == text)
+        #expect(try Self.todo(calendar).property("UID")?.value == "b")
+    }
+
     @Test(
         "broken objects are refused with the line and the reason",
         arguments: [
