@@ -1,0 +1,162 @@
+package import Foundation
+import Networking
+
+/// A calendar object on the server: where it is, its ETag, and (when fetched) its text.
+package struct CalDAVObject: Sendable, Equatable {
+    package var href: String
+    package var etag: String?
+    package var icalendar: String?
+}
+
+/// What changed in a collection since a sync token (RFC 6578).
+package struct CalDAVChanges: Sendable, Equatable {
+    /// Members added or changed, with their ETags.
+    package var changed: [CalDAVObject]
+    /// The hrefs of members removed.
+    package var removed: [String]
+    /// The token to ask with next time.
+    package var token: String?
+}
+
+/// How a conditional write ended.
+package enum CalDAVWrite: Sendable, Equatable {
+    /// Stored; the new ETag when the server gave one.
+    case stored(etag: String?)
+    /// Someone else changed (or created, or removed) the object first (HTTP 412).
+    case conflict
+}
+
+extension CalDAVClient {
+    /// The members changed and removed since `token` (every member for `nil`): one
+    /// `sync-collection` REPORT. `nil` when the server does not take the token (RFC 6578
+    /// `valid-sync-token`, 403 or 409, or no support at all): list the members instead.
+    package func changes(since token: String?) async throws(CalDAVError) -> CalDAVChanges? {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <d:sync-collection xmlns:d="DAV:">
+              <d:sync-token>\(XMLEscaping.text(token ?? ""))</d:sync-token>
+              <d:sync-level>1</d:sync-level>
+              <d:prop><d:getetag/></d:prop>
+            </d:sync-collection>
+            """
+        let status: DAVMultistatus
+        do {
+            status = try await multistatus(method: "REPORT", url: collection, depth: "0", body: body)
+        } catch .forbidden, .server(status: 409), .server(status: 400), .server(status: 501) {
+            return nil
+        }
+        var changes = CalDAVChanges(changed: [], removed: [], token: status.syncToken)
+        for response in status.responses where !Self.isCollection(response.href, collection) {
+            if response.status == 404 {
+                changes.removed.append(response.href)
+            } else {
+                changes.changed.append(
+                    CalDAVObject(href: response.href, etag: response.property(DAVMultistatus.dav, "getetag")?.text))
+            }
+        }
+        return changes
+    }
+
+    /// Every member with its ETag (PROPFIND, depth 1): the fallback where `sync-collection`
+    /// is not supported.
+    package func members() async throws(CalDAVError) -> [CalDAVObject] {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <d:propfind xmlns:d="DAV:"><d:prop><d:getetag/><d:resourcetype/></d:prop></d:propfind>
+            """
+        let status = try await multistatus(method: "PROPFIND", url: collection, depth: "1", body: body)
+        return status.responses.compactMap { response in
+            guard !Self.isCollection(response.href, collection) else { return nil }
+            return CalDAVObject(href: response.href, etag: response.property(DAVMultistatus.dav, "getetag")?.text)
+        }
+    }
+
+    /// The objects at `hrefs`, with their text and ETag: one `calendar-multiget` REPORT
+    /// (RFC 4791 §7.9). An href the server no longer has is left out.
+    package func fetch(_ hrefs: [String]) async throws(CalDAVError) -> [CalDAVObject] {
+        guard !hrefs.isEmpty else { return [] }
+        let list = hrefs.map { "<d:href>\(XMLEscaping.text(Self.encodedPath($0)))</d:href>" }.joined()
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+              <d:prop><d:getetag/><c:calendar-data/></d:prop>\(list)
+            </c:calendar-multiget>
+            """
+        let status = try await multistatus(method: "REPORT", url: collection, depth: "1", body: body)
+        return status.responses.compactMap { response in
+            guard let data = response.property(DAVMultistatus.caldav, "calendar-data")?.text else { return nil }
+            return CalDAVObject(
+                href: response.href, etag: response.property(DAVMultistatus.dav, "getetag")?.text, icalendar: data)
+        }
+    }
+
+    /// Writes `icalendar` at `href`: only if it is still at `etag`, or, without one, only if
+    /// nothing is there yet (`If-None-Match: *`). Never overwrites a change it has not seen.
+    package func put(_ icalendar: String, at href: String, ifMatch etag: String?) async throws(CalDAVError)
+        -> CalDAVWrite
+    {
+        let url = try objectURL(href)
+        var headers: HTTPHeaders = ["Content-Type": "text/calendar; charset=utf-8"]
+        if let etag { headers["If-Match"] = etag } else { headers["If-None-Match"] = "*" }
+        let response = try await send(
+            HTTPRequest(method: .put, url: url, headers: headers, body: Data(icalendar.utf8)))
+        switch response.status {
+        case 200..<300: return .stored(etag: response.headers["ETag"])
+        case 412: return .conflict
+        default: throw error(for: response.status, url: url)
+        }
+    }
+
+    /// Removes the object at `href` if it is still at `etag`. One that is already gone counts
+    /// as removed.
+    package func delete(at href: String, ifMatch etag: String?) async throws(CalDAVError) -> CalDAVWrite {
+        let url = try objectURL(href)
+        var headers: HTTPHeaders = [:]
+        if let etag { headers["If-Match"] = etag }
+        let response = try await send(HTTPRequest(method: .delete, url: url, headers: headers))
+        switch response.status {
+        case 200..<300, 404, 410: return .stored(etag: nil)
+        case 412: return .conflict
+        default: throw error(for: response.status, url: url)
+        }
+    }
+
+    /// The href of a new object named after its UID, in the collection.
+    package func href(forUID uid: String) -> String {
+        let name =
+            uid.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.contains($0) || "-_.@".unicodeScalars.contains($0)
+            }
+            ? uid : UUID().uuidString
+        let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
+        return base + name + ".ics"
+    }
+
+    /// The absolute URL of `href`, which must lie in the collection on the same server: a
+    /// hostile answer cannot send writes elsewhere.
+    private func objectURL(_ href: String) throws(CalDAVError) -> URL {
+        // Dot segments resolved first: `/alice/chores/../x.ics` is not in `/alice/chores/`.
+        guard let url = URL(string: Self.encodedPath(href), relativeTo: collection)?.absoluteURL.standardized,
+            url.host == collection.host, url.port == collection.port, url.scheme == collection.scheme,
+            url.path.hasPrefix(collection.path.hasSuffix("/") ? collection.path : collection.path + "/")
+        else { throw .malformed("the object \(href) is outside the collection") }
+        return url
+    }
+
+    private static func encodedPath(_ href: String) -> String {
+        href.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? href
+    }
+
+    private static func isCollection(_ href: String, _ collection: URL) -> Bool {
+        let trim = { (text: String) in text.hasSuffix("/") ? String(text.dropLast()) : text }
+        return trim(URL(string: href)?.path ?? href) == trim(collection.path)
+    }
+}
+
+/// Text for an XML element's content.
+enum XMLEscaping {
+    static func text(_ value: String) -> String {
+        value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
