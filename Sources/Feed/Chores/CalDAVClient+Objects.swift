@@ -34,7 +34,7 @@ extension CalDAVClient {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <d:sync-collection xmlns:d="DAV:">
-              <d:sync-token>\(XMLEscaping.text(token ?? ""))</d:sync-token>
+              <d:sync-token>\(MarkupEscaping.escape(token ?? ""))</d:sync-token>
               <d:sync-level>1</d:sync-level>
               <d:prop><d:getetag/></d:prop>
             </d:sync-collection>
@@ -46,7 +46,7 @@ extension CalDAVClient {
             return nil
         }
         var changes = CalDAVChanges(changed: [], removed: [], token: status.syncToken)
-        for response in status.responses where !Self.isCollection(response.href, collection) {
+        for response in status.responses where !isCollection(response.href) {
             if response.status == 404 {
                 changes.removed.append(response.href)
             } else {
@@ -66,7 +66,7 @@ extension CalDAVClient {
             """
         let status = try await multistatus(method: "PROPFIND", url: collection, depth: "1", body: body)
         return status.responses.compactMap { response in
-            guard !Self.isCollection(response.href, collection) else { return nil }
+            guard !isCollection(response.href) else { return nil }
             return CalDAVObject(href: response.href, etag: response.property(DAVMultistatus.dav, "getetag")?.text)
         }
     }
@@ -75,7 +75,7 @@ extension CalDAVClient {
     /// (RFC 4791 §7.9). An href the server no longer has is left out.
     package func fetch(_ hrefs: [String]) async throws(CalDAVError) -> [CalDAVObject] {
         guard !hrefs.isEmpty else { return [] }
-        let list = hrefs.map { "<d:href>\(XMLEscaping.text(Self.encodedPath($0)))</d:href>" }.joined()
+        let list = hrefs.map { "<d:href>\(MarkupEscaping.escape(Self.encodedPath($0)))</d:href>" }.joined()
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
@@ -145,18 +145,5 @@ extension CalDAVClient {
 
     private static func encodedPath(_ href: String) -> String {
         href.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? href
-    }
-
-    private static func isCollection(_ href: String, _ collection: URL) -> Bool {
-        let trim = { (text: String) in text.hasSuffix("/") ? String(text.dropLast()) : text }
-        return trim(URL(string: href)?.path ?? href) == trim(collection.path)
-    }
-}
-
-/// Text for an XML element's content.
-enum XMLEscaping {
-    static func text(_ value: String) -> String {
-        value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }

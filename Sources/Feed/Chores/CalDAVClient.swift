@@ -83,7 +83,7 @@ package struct CalDAVClient: Sendable {
             """
         let status = try await multistatus(method: "PROPFIND", url: collection, depth: "0", body: body)
         guard
-            let response = status.responses.first(where: { Self.samePath($0.href, collection.path) })
+            let response = status.responses.first(where: { isCollection($0.href) })
                 ?? status.responses.first
         else { throw .malformed("the PROPFIND answer names no resource") }
         let types = response.property(DAVMultistatus.dav, "resourcetype")?.children ?? []
@@ -147,9 +147,9 @@ package struct CalDAVClient: Sendable {
         element.attributes["name"]?.uppercased() ?? element.text.trimmedWhitespace.uppercased().nonEmpty
     }
 
-    private static func samePath(_ href: String, _ path: String) -> Bool {
+    /// Whether `href` names the collection itself (with or without its final slash).
+    func isCollection(_ href: String) -> Bool {
         let trim = { (text: String) in text.hasSuffix("/") ? String(text.dropLast()) : text }
-        let hrefPath = URL(string: href)?.path ?? href
-        return trim(hrefPath) == trim(path)
+        return trim(URL(string: href)?.path ?? href) == trim(collection.path)
     }
 }

@@ -239,10 +239,6 @@ package struct ChoreObject: Sendable, Equatable {
     }
 }
 
-extension ICalendar {
-    init(root: Component) { self.root = root }
-}
-
 /// DATE and DATE-TIME values (RFC 5545 3.3.4, 3.3.5).
 enum ICalendarDate {
     private static let utc = TimeZone(identifier: "UTC") ?? .gmt

@@ -111,13 +111,15 @@ public actor FeedService {
             throw .alreadySubscribed(id: existing.id ?? 0, title: existing.title)
         }
         let now = self.now()
+        // Hashed here, not in `state`: for a large feed that runs on the writer.
+        let hash = BodyDigest.text(of: document.body)
         let state = { @Sendable (parsed: ParsedFeed) -> FeedSource in
             FeedSource(
                 url: feedURL,
                 title: title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
                     ?? Self.title(for: parsed, url: feedURL),
                 homePageURL: parsed.link, format: parsed.format, etag: document.etag,
-                lastModified: document.lastModified, contentHash: BodyDigest.text(of: document.body), lastResult: .ok,
+                lastModified: document.lastModified, contentHash: hash, lastResult: .ok,
                 lastRefreshedAt: now)
         }
         let stored: FeedSource

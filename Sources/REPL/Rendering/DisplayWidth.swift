@@ -10,13 +10,7 @@ import Foundation
 /// or `C.UTF-8` when theirs is not UTF-8.
 enum DisplayWidth {
     /// The columns `text` takes.
-    static func of(_ text: String) -> Int {
-        if text.utf8.allBytes({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
-        return text.reduce(0) { $0 + of($1) }
-    }
-
-    /// The columns `text` takes on a terminal.
-    static func of(_ text: Substring) -> Int {
+    static func of(_ text: some StringProtocol) -> Int {
         if text.utf8.allBytes({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         return text.reduce(0) { $0 + of($1) }
     }

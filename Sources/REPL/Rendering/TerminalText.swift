@@ -113,18 +113,10 @@ enum TerminalText {
     private static let styleSecret = String(UInt64.random(in: 1...UInt64.max), radix: 36) + ":"
 }
 
-extension String.UTF8View {
-    /// `allSatisfy` over the bytes in place when the string is stored contiguously (a native
-    /// string): a tight loop instead of the view's index walk, which took a tenth of listing
-    /// 50,000 feeds.
-    @inline(__always)
-    func allBytes(_ predicate: (UInt8) -> Bool) -> Bool {
-        withContiguousStorageIfAvailable { bytes in bytes.allSatisfy(predicate) } ?? allSatisfy(predicate)
-    }
-}
-
-extension Substring.UTF8View {
-    /// `allSatisfy` over the bytes in place when they are stored contiguously.
+extension Sequence<UInt8> {
+    /// `allSatisfy` over the bytes in place when they are stored contiguously (a native string
+    /// or substring): a tight loop instead of the view's index walk, which took a tenth of
+    /// listing 50,000 feeds.
     @inline(__always)
     func allBytes(_ predicate: (UInt8) -> Bool) -> Bool {
         withContiguousStorageIfAvailable { bytes in bytes.allSatisfy(predicate) } ?? allSatisfy(predicate)

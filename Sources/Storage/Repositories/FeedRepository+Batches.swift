@@ -16,8 +16,6 @@ public final class ArticleBatchMerge {
     private var seen = Set<String>()
     /// What the batches merged so far did.
     public private(set) var result = MergeResult()
-    /// How many articles were handed in (repeats included), since the last `restart`.
-    public private(set) var received = 0
 
     init(db: Database, feedID: Int64, now: Date, cutoff: Date) throws {
         self.db = db
@@ -33,7 +31,6 @@ public final class ArticleBatchMerge {
     ///   not written).
     public func merge(_ articles: [Article]) throws(StorageError) {
         for article in articles { try ArticleRepository.validate(article) }
-        received += articles.count
         let fresh = articles.filter { seen.insert($0.uniqueID).inserted }
         guard !fresh.isEmpty else { return }
         do {
@@ -55,7 +52,6 @@ public final class ArticleBatchMerge {
         }
         seen.removeAll()
         result = MergeResult()
-        received = 0
     }
 }
 

@@ -1,5 +1,6 @@
 import DefaultTransport
 import Foundation
+import Models
 import Networking
 import Testing
 
@@ -49,7 +50,7 @@ struct DAVMultistatusTests {
                     method: "PROPFIND", url: calendar,
                     headers: [
                         "Depth": "0", "Content-Type": "application/xml; charset=utf-8",
-                        "Authorization": RadicaleHarnessTests.basic(server.user, server.password),
+                        "Authorization": Token.basic(user: server.user, password: server.password).authorizationHeader,
                     ],
                     body: Data(
                         """

@@ -1,5 +1,6 @@
 import DefaultTransport
 import Foundation
+import Models
 import Networking
 import Testing
 
@@ -7,10 +8,6 @@ import Testing
 /// through the project's own transport with WebDAV methods.
 @Suite("Radicale on 127.0.0.1", .timeLimit(.minutes(1)))
 struct RadicaleHarnessTests {
-    static func basic(_ user: String, _ password: String) -> String {
-        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
-    }
-
     @Test(
         "a calendar collection answers PROPFIND with its VTODO support, an address book without; a wrong password gets 401"
     )
@@ -31,7 +28,7 @@ struct RadicaleHarnessTests {
                         method: "PROPFIND", url: url,
                         headers: [
                             "Depth": "0", "Content-Type": "application/xml; charset=utf-8",
-                            "Authorization": Self.basic(server.user, password),
+                            "Authorization": Token.basic(user: server.user, password: password).authorizationHeader,
                         ], body: body))
             }
             let answer = try await propfind(calendar, password: server.password)
