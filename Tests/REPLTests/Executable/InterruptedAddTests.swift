@@ -60,8 +60,16 @@ struct InterruptedAddTests {
                 process.standardError = FileHandle.nullDevice
                 try process.run()
                 let delay = whole * Double(step) / 16
-                try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
-                kill(process.processIdentifier, SIGKILL)
+                // Timed on a thread of its own: on a loaded machine a task's sleep can resume
+                // long after the add has finished (all 16 kills once landed too late).
+                let pid = process.processIdentifier
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    Thread.detachNewThread {
+                        usleep(UInt32(delay * 1_000_000))
+                        kill(pid, SIGKILL)
+                        done.resume()
+                    }
+                }
                 process.waitUntilExit()
                 guard FileManager.default.fileExists(atPath: home.appendingPathComponent("tidings.sqlite").path) else {
                     outcomes.append("no database")
