@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 import Networking
 
 /// A calendar object on the server: where it is, its ETag, and (when fetched) its text.

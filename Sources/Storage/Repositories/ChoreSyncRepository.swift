@@ -4,7 +4,7 @@ public import Models
 
 /// The state of sharing chores through CalDAV: the account and the objects as last synced.
 public struct ChoreSyncRepository: Sendable {
-    private let database: AppDatabase
+    let database: AppDatabase
 
     /// Creates the repository over a database.
     public init(database: AppDatabase) { self.database = database }

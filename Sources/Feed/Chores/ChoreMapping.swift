@@ -1,0 +1,115 @@
+package import Foundation
+package import Models
+package import Storage
+
+/// How a household task and a chore's `VTODO` fields map onto each other, and the rules that
+/// make fields from other clients fit a task (a name without control characters, a note
+/// without carriage returns, completion times to the second, as iCalendar stores them).
+package enum ChoreMapping {
+    /// The fields a task shares. A task keeps the link it was received with when it has no
+    /// article here (`base`'s link): the link cannot be changed here, so it is never sent
+    /// as removed.
+    package static func fields(of local: ChoreSyncTask, base: ChoreFields?) -> ChoreFields {
+        let task = local.task
+        let recurring = task.frequency != nil
+        return ChoreFields(
+            name: task.name, note: task.note, due: task.dueDate, frequency: task.frequency,
+            isDone: !recurring && task.isDone,
+            completed: recurring || task.isDone ? local.lastCompletion.map(wholeSeconds) : nil,
+            link: local.articleLink ?? base?.link)
+    }
+
+    /// Why a chore's fields cannot be a task.
+    package struct Unfit: Error, Sendable, Equatable, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// `fields` as a task holds them: control characters out of the name (a line break
+    /// becomes a space) and the note (but tab and newline), a blank note none, completion times
+    /// to the second, a frequency within the task rules.
+    package static func normalized(_ fields: ChoreFields) throws(Unfit) -> ChoreFields {
+        var result = fields
+        let name = String(
+            String.UnicodeScalarView(
+                fields.name.unicodeScalars.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }
+                    .filter { $0.properties.generalCategory != .control }))
+        do {
+            result.name = try TaskValidation.name(name)
+        } catch {
+            throw Unfit(description: "its SUMMARY is blank")
+        }
+        let note = fields.note.map {
+            String(
+                String.UnicodeScalarView(
+                    $0.replacingOccurrences(of: "\r\n", with: "\n").unicodeScalars.filter {
+                        $0 == "\n" || $0 == "\t" || $0.properties.generalCategory != .control
+                    }))
+        }
+        result.note = (try? TaskValidation.note(note)) ?? nil
+        if let frequency = fields.frequency {
+            do {
+                try TaskValidation.check(count: frequency.count, unit: frequency.unit)
+            } catch {
+                throw Unfit(description: "its RRULE is not a task frequency: \(error)")
+            }
+        }
+        result.completed = fields.completed.map(wholeSeconds)
+        return result
+    }
+
+    /// `raw` (fields as another client wrote them) with the fields whose meaning `wanted`
+    /// changes against `normalized` (the same fields as a task holds them): a patch then
+    /// rewrites only what changed, and a note's carriage returns stay where nobody edited it.
+    package static func patched(raw: ChoreFields, normalized: ChoreFields, wanted: ChoreFields) -> ChoreFields {
+        var result = raw
+        func take<Value: Equatable>(_ path: WritableKeyPath<ChoreFields, Value>) {
+            if wanted[keyPath: path] != normalized[keyPath: path] { result[keyPath: path] = wanted[keyPath: path] }
+        }
+        take(\.name)
+        take(\.note)
+        take(\.due)
+        take(\.frequency)
+        take(\.isDone)
+        take(\.completed)
+        take(\.link)
+        return result
+    }
+
+    /// The task `fields` describe, linked to `articleID`: `current` changed to them, or a new
+    /// task. A completion newer
+    /// than the task's last one is recorded (a recurring chore done on another device keeps its
+    /// history here too); a new due date or frequency starts a new rhythm, unless the due date
+    /// moved because of that completion.
+    package static func task(
+        _ fields: ChoreFields, current: ChoreSyncTask?, articleID: Int64?, now: Date
+    ) -> (task: HouseholdTask, completion: TaskCompletion?) {
+        var task = current?.task ?? HouseholdTask(name: fields.name, createdAt: now)
+        let old = task
+        task.name = fields.name
+        task.note = fields.note
+        task.dueDate = fields.due
+        task.frequency = fields.frequency
+        task.isDone = fields.frequency == nil && fields.isDone
+        var completion: TaskCompletion?
+        if let completed = fields.completed, current?.lastCompletion.map({ wholeSeconds($0) < completed }) ?? true {
+            completion = TaskCompletion(
+                taskID: task.id, dueDate: fields.frequency == nil ? fields.due : old.dueDate, completedAt: completed)
+            if current == nil, fields.frequency != nil { completion?.dueDate = nil }
+        }
+        if fields.frequency == nil {
+            task.anchorDate = nil
+        } else if current == nil || old.frequency != fields.frequency
+            || (old.dueDate != fields.due && completion == nil)
+        {
+            task.anchorDate = fields.due
+        }
+        task.articleID = articleID
+        if current == nil || task != old || completion != nil { task.modifiedAt = now }
+        return (task, completion)
+    }
+
+    /// `date` without its fraction of a second.
+    package static func wholeSeconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+}

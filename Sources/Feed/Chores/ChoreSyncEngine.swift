@@ -1,0 +1,374 @@
+package import Foundation
+package import Models
+package import Storage
+
+/// One two-way sync of the tasks with a CalDAV collection.
+///
+/// 1. What changed on the server: one `sync-collection` REPORT from the last token (the whole
+///    collection when there is none or the server refuses it), or, where the server lacks
+///    RFC 6578, the members' ETags against the stored ones. Objects whose ETag differs are
+///    fetched with `calendar-multiget`, 100 at a time.
+/// 2. Each is compared with the text last synced (the base) and the task here: a change on
+///    one side is taken over, a change on both is merged field by field (`ChoreMerge`) and the
+///    merge written back with `If-Match`. Each task write and the object's new state go into
+///    one transaction.
+/// 3. Objects removed on the server remove their tasks, unless the task changed here: it is
+///    then kept and sent again, and the conflict reported.
+/// 4. Tasks changed here go out with `If-Match`; on 412 the object is fetched and merged.
+///    New tasks first get their object saved (with its UID and href, no ETag) and then go out
+///    with `If-None-Match: *`, so a sync killed in between finds the object on the server and
+///    never sends the task twice. Tasks deleted here are deleted there with `If-Match`; an
+///    object changed there meanwhile brings its task back.
+/// 5. The collection's new token is stored last: an interrupted sync starts again from the
+///    old one, and every step above is safe to repeat.
+///
+/// An object that cannot be read (not iCalendar, no `VTODO`, a `DUE` that is no date) is
+/// reported by its href and left alone; the others sync. A failure of the server or the
+/// network ends the sync with its reason; what was written by then is consistent.
+package struct ChoreSyncEngine {
+    package static let source = ChangeSource("chore-sync")
+    /// How many objects one `calendar-multiget` asks for.
+    static let fetchBatch = 100
+
+    let repository: ChoreSyncRepository
+    let client: CalDAVClient
+    let calendar: Calendar
+    let now: @Sendable () -> Date
+
+    package init(
+        repository: ChoreSyncRepository, client: CalDAVClient, calendar: Calendar, now: @escaping @Sendable () -> Date
+    ) {
+        self.repository = repository
+        self.client = client
+        self.calendar = calendar
+        self.now = now
+    }
+
+    /// What one sync did.
+    package struct Outcome: Sendable, Equatable {
+        package var summary = ChoreSyncSummary()
+        /// The token to store, when the server gives one.
+        package var token: String?
+    }
+
+    /// Why a sync stopped.
+    package enum Failure: Error, Sendable, Equatable {
+        case caldav(CalDAVError)
+        case storage(StorageError)
+    }
+
+    /// Syncs with the collection, starting from `token`.
+    package func run(token: String?) async throws(Failure) -> Outcome {
+        var run = Run(engine: self)
+        do {
+            try await run.sync(from: token)
+        } catch let error as CalDAVError {
+            throw .caldav(error)
+        } catch let error as StorageError {
+            throw .storage(error)
+        } catch {
+            throw .storage(.sqlite(message: "\(error)"))
+        }
+        return run.outcome
+    }
+}
+
+/// The state of one sync.
+private struct Run {
+    let engine: ChoreSyncEngine
+    var outcome = ChoreSyncEngine.Outcome()
+    var tasks: [Int64: ChoreSyncTask] = [:]
+    var items: [String: ChoreSyncItem] = [:]
+
+    init(engine: ChoreSyncEngine) { self.engine = engine }
+
+    private var client: CalDAVClient { engine.client }
+    private var repository: ChoreSyncRepository { engine.repository }
+
+    mutating func sync(from token: String?) async throws {
+        try await reload()
+        // 1. What changed there.
+        var listed: [CalDAVObject]
+        var removed: [String]
+        var complete: Bool
+        if let changes = try await client.changes(since: token) {
+            (listed, removed, outcome.token, complete) = (changes.changed, changes.removed, changes.token, token == nil)
+        } else if token != nil, let changes = try await client.changes(since: nil) {
+            (listed, removed, outcome.token, complete) = (changes.changed, [], changes.token, true)
+        } else {
+            (listed, removed, outcome.token, complete) = (try await client.members(), [], nil, true)
+        }
+        listed = listed.map { CalDAVObject(href: Self.path($0.href), etag: $0.etag, icalendar: $0.icalendar) }
+        removed = removed.map(Self.path)
+        if complete {
+            let present = Set(listed.map(\.href))
+            removed = items.values.filter { $0.etag != nil && !present.contains($0.href) }.map(\.href)
+        }
+        let wanted = listed.filter { object in
+            guard let etag = object.etag, let known = items[object.href]?.etag else { return true }
+            return etag != known
+        }.map(\.href)
+        // 2. Their changes, merged with ours.
+        for start in stride(from: 0, to: wanted.count, by: ChoreSyncEngine.fetchBatch) {
+            let batch = Array(wanted[start..<min(start + ChoreSyncEngine.fetchBatch, wanted.count)])
+            for object in try await client.fetch(batch) {
+                try await received(
+                    CalDAVObject(href: Self.path(object.href), etag: object.etag, icalendar: object.icalendar))
+            }
+        }
+        // 3. Their deletions.
+        for href in removed.sorted() { try await removedThere(href) }
+        // 4. Our changes, additions and deletions.
+        try await reload()
+        for local in tasks.values.sorted(by: { ($0.task.id ?? 0) < ($1.task.id ?? 0) }) {
+            try await send(local)
+        }
+        for item in items.values.sorted(by: { $0.href < $1.href }) where item.taskID == nil {
+            try await deletedHere(item)
+        }
+    }
+
+    /// Reads the tasks and objects again.
+    private mutating func reload() async throws {
+        let state = try await repository.localState()
+        tasks = Dictionary(
+            state.tasks.compactMap { task in task.task.id.map { ($0, task) } }, uniquingKeysWith: { a, _ in a })
+        items = Dictionary(state.items.map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    // MARK: - Their side
+
+    /// A chore created or changed there (or our own write coming back).
+    private mutating func received(_ object: CalDAVObject) async throws {
+        guard let text = object.icalendar else { return }
+        let item = items[object.href]
+        let parsed: (object: ChoreObject, raw: ChoreFields, fields: ChoreFields)
+        do {
+            parsed = try read(text)
+        } catch {
+            outcome.summary.problems.append("\(object.href): \(error)")
+            return
+        }
+        let uid = parsed.object.uid
+        if item == nil, let other = items.values.first(where: { $0.uid == uid }) {
+            outcome.summary.problems.append("\(object.href): its UID \(uid) is already the chore at \(other.href)")
+            return
+        }
+        var synced = ChoreSyncItem(
+            href: object.href, uid: uid, taskID: item?.taskID, etag: object.etag, icalendar: text)
+        guard let item else {
+            // New there.
+            let (task, completion) = ChoreMapping.task(
+                parsed.fields, current: nil, articleID: try await articleID(parsed.fields.link, current: nil),
+                now: engine.now())
+            try await write(.insert(task, completion: completion, item: synced), counting: \.received)
+            return
+        }
+        let base = baseFields(item) ?? parsed.fields
+        guard let taskID = item.taskID else {
+            // Deleted here. Unchanged there since: the deletion goes out in step 4, at this ETag.
+            guard parsed.fields != base else {
+                try await write(.item(synced), counting: nil)
+                return
+            }
+            let (task, completion) = ChoreMapping.task(
+                parsed.fields, current: nil, articleID: try await articleID(parsed.fields.link, current: nil),
+                now: engine.now())
+            conflict(task.name, fields: [], "deleted here but changed on another device: kept")
+            try await write(.insert(task, completion: completion, item: synced), counting: \.received)
+            return
+        }
+        guard let local = tasks[taskID] else { return }  // deleted just now: the next sync sees it
+        let mine = ChoreMapping.fields(of: local, base: base)
+        if mine == parsed.fields { return try await write(.item(synced), counting: nil) }
+        if mine == base {
+            let (task, completion) = ChoreMapping.task(
+                parsed.fields, current: local, articleID: try await articleID(parsed.fields.link, current: local),
+                now: engine.now())
+            try await write(
+                .update(task, expected: local.task, completion: completion, item: synced),
+                counting: task != local.task || completion != nil ? \.received : nil)
+            return
+        }
+        // Changed on both sides.
+        let (merged, fields) = ChoreMerge.merge(base: base, local: mine, remote: parsed.fields)
+        if !fields.isEmpty {
+            conflict(
+                local.task.name, fields: fields,
+                "\(fields.joined(separator: ", ")) changed on both sides: the other device's change was kept")
+        }
+        let (task, completion) = ChoreMapping.task(
+            merged, current: local, articleID: try await articleID(merged.link, current: local), now: engine.now())
+        if merged != parsed.fields {
+            var patched = parsed.object
+            patched.apply(
+                ChoreMapping.patched(raw: parsed.raw, normalized: parsed.fields, wanted: merged), now: engine.now(),
+                calendar: engine.calendar)
+            let text = patched.calendar.text
+            guard case .stored(let etag) = try await client.put(text, at: object.href, ifMatch: object.etag) else {
+                outcome.summary.problems.append(
+                    "\(object.href): changed again on the server during the sync; the next sync merges it")
+                return
+            }
+            (synced.etag, synced.icalendar) = try await confirmed(etag, text: text, href: object.href)
+            outcome.summary.sent += 1
+        }
+        try await write(
+            .update(task, expected: local.task, completion: completion, item: synced),
+            counting: task != local.task || completion != nil ? \.received : nil)
+    }
+
+    /// A chore deleted there.
+    private mutating func removedThere(_ href: String) async throws {
+        guard var item = items[href], item.etag != nil else { return }
+        guard let taskID = item.taskID, let local = tasks[taskID] else {
+            try await write(.forget(href: href), counting: nil)
+            return
+        }
+        let base = baseFields(item)
+        if let base, ChoreMapping.fields(of: local, base: base) != base {
+            conflict(local.task.name, fields: [], "deleted on another device but changed here: kept and shared again")
+            item.etag = nil
+            try await write(.item(item), counting: nil)
+            return
+        }
+        try await write(.delete(expected: local.task, href: href), counting: \.deleted)
+    }
+
+    // MARK: - Our side
+
+    /// Sends a task that is new here or changed since the last sync.
+    private mutating func send(_ local: ChoreSyncTask) async throws {
+        guard let taskID = local.task.id else { return }
+        guard let item = items.values.first(where: { $0.taskID == taskID }) else {
+            // New here: its object is saved before it is sent.
+            let uid = UUID().uuidString
+            let object = ChoreObject(
+                uid: uid, fields: ChoreMapping.fields(of: local, base: nil), now: engine.now(),
+                calendar: engine.calendar)
+            let item = ChoreSyncItem(
+                href: client.href(forUID: uid), uid: uid, taskID: taskID, etag: nil, icalendar: object.calendar.text)
+            guard try await repository.apply(.reserve(item), source: ChoreSyncEngine.source) == .written(taskID: taskID)
+            else { return }
+            items[item.href] = item
+            return try await put(item, text: item.icalendar, local: local)
+        }
+        guard let base = baseFields(item) else { return }  // an object we cannot read stays as it is
+        let mine = ChoreMapping.fields(of: local, base: base)
+        guard mine != base || item.etag == nil else { return }
+        guard let parsed = try? read(item.icalendar) else { return }
+        var object = parsed.object
+        object.apply(
+            ChoreMapping.patched(raw: parsed.raw, normalized: parsed.fields, wanted: mine), now: engine.now(),
+            calendar: engine.calendar)
+        try await put(item, text: object.calendar.text, local: local)
+    }
+
+    /// Writes `text` for `item` (created when it has no ETag), then saves it as synced; a
+    /// concurrent change is fetched and merged instead.
+    private mutating func put(_ item: ChoreSyncItem, text: String, local: ChoreSyncTask) async throws {
+        switch try await client.put(text, at: item.href, ifMatch: item.etag) {
+        case .stored(let etag):
+            var synced = item
+            (synced.etag, synced.icalendar) = try await confirmed(etag, text: text, href: item.href)
+            try await write(.item(synced), counting: \.sent)
+        case .conflict:
+            guard let current = try await client.fetch([item.href]).first else {
+                if item.etag != nil {
+                    // Deleted there while changed here: created again at the next sync.
+                    var pending = item
+                    pending.etag = nil
+                    conflict(
+                        local.task.name, fields: [], "deleted on another device but changed here: kept and shared again"
+                    )
+                    try await write(.item(pending), counting: nil)
+                } else {
+                    outcome.summary.problems.append("\(item.href): the server refused to create it (HTTP 412)")
+                }
+                return
+            }
+            try await received(CalDAVObject(href: item.href, etag: current.etag, icalendar: current.icalendar))
+        }
+    }
+
+    /// Deletes there a task deleted here.
+    private mutating func deletedHere(_ item: ChoreSyncItem) async throws {
+        var item = item
+        if item.etag == nil {
+            // Reserved but maybe never sent: only what is there can be deleted.
+            guard let current = try await client.fetch([item.href]).first else {
+                return try await write(.forget(href: item.href), counting: nil)
+            }
+            item.etag = current.etag
+        }
+        switch try await client.delete(at: item.href, ifMatch: item.etag) {
+        case .stored:
+            try await write(.forget(href: item.href), counting: \.deleted)
+        case .conflict:
+            // Changed there since: it comes back here.
+            guard let current = try await client.fetch([item.href]).first else {
+                return try await write(.forget(href: item.href), counting: nil)
+            }
+            try await received(CalDAVObject(href: item.href, etag: current.etag, icalendar: current.icalendar))
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// The ETag and text stored after a write: without an ETag in the answer the server
+    /// changed what it stored, and the object is read back.
+    private func confirmed(_ etag: String?, text: String, href: String) async throws -> (String?, String) {
+        if let etag { return (etag, text) }
+        guard let current = try await client.fetch([href]).first, let stored = current.icalendar else {
+            return (nil, text)
+        }
+        return (current.etag, stored)
+    }
+
+    /// An object's text read: the object, its fields as written, and as a task holds them.
+    private func read(_ text: String) throws -> (object: ChoreObject, raw: ChoreFields, fields: ChoreFields) {
+        let object = try ChoreObject(parsing: text)
+        let raw = try object.fields(calendar: engine.calendar)
+        return (object, raw, try ChoreMapping.normalized(raw))
+    }
+
+    /// The fields both sides last agreed on; `nil` for an object that cannot be read.
+    private func baseFields(_ item: ChoreSyncItem) -> ChoreFields? {
+        try? read(item.icalendar).fields
+    }
+
+    /// The article a received link points to: the task's own when the link is unchanged.
+    private func articleID(_ link: URL?, current: ChoreSyncTask?) async throws -> Int64? {
+        if let current, current.articleLink == link || (link == nil && current.articleLink == nil) {
+            return current.task.articleID
+        }
+        guard let link else { return nil }
+        return try await repository.articleID(link: link)
+    }
+
+    private mutating func conflict(_ name: String, fields: [String], _ what: String) {
+        outcome.summary.conflicts.append(ChoreSyncConflict(task: name, fields: fields, resolution: what))
+    }
+
+    /// Applies a write, counts it, and keeps the local copies in step.
+    private mutating func write(_ write: ChoreSyncWrite, counting counter: WritableKeyPath<ChoreSyncSummary, Int>?)
+        async throws
+    {
+        let result = try await repository.apply(write, source: ChoreSyncEngine.source)
+        guard case .written(let taskID) = result else { return }
+        if let counter { outcome.summary[keyPath: counter] += 1 }
+        switch write {
+        case .insert(_, _, var item), .update(_, _, _, var item):
+            item.taskID = taskID
+            items[item.href] = item
+        case .item(let item), .reserve(let item): items[item.href] = item
+        case .delete(_, let href), .forget(let href): items[href] = nil
+        }
+    }
+
+    /// An href as a path: servers answer with paths or with whole URLs.
+    static func path(_ href: String) -> String {
+        guard href.contains("://"), let url = URL(string: href) else { return href }
+        return url.path
+    }
+}

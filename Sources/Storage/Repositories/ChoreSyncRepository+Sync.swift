@@ -1,0 +1,167 @@
+public import Foundation
+internal import GRDB
+public import Models
+
+/// A task as a sync compares it: the task, when it was last done, and the link of the article
+/// it points to.
+public struct ChoreSyncTask: Sendable, Hashable {
+    /// The task as stored.
+    public var task: HouseholdTask
+    /// Its newest completion, if it has one.
+    public var lastCompletion: Date?
+    /// The link of its article (a read-later task), if it has one.
+    public var articleLink: URL?
+
+    /// Creates the value.
+    public init(task: HouseholdTask, lastCompletion: Date? = nil, articleLink: URL? = nil) {
+        self.task = task
+        self.lastCompletion = lastCompletion
+        self.articleLink = articleLink
+    }
+}
+
+/// One write of a sync, applied in one transaction with the object it concerns, so that an
+/// interruption (a kill, a full disk) never leaves a task without its object or the other way
+/// round.
+public enum ChoreSyncWrite: Sendable, Hashable {
+    /// A task received from the server, its completion if it was done, and its object.
+    case insert(HouseholdTask, completion: TaskCompletion?, item: ChoreSyncItem)
+    /// A task changed by the server (or merged), saved only if it is still `expected`: a
+    /// change made here meanwhile is never overwritten (the next sync merges it).
+    case update(HouseholdTask, expected: HouseholdTask, completion: TaskCompletion?, item: ChoreSyncItem)
+    /// A task the server deleted, deleted only if it is still `expected`, and its object.
+    case delete(expected: HouseholdTask, href: String)
+    /// A task the server deleted, whose object reappears because it was changed here: only the
+    /// object is saved (without an ETag, to be created again).
+    case item(ChoreSyncItem)
+    /// An object to forget (deleted on both sides).
+    case forget(href: String)
+    /// The object a task not yet on the server will be written as, saved before it is sent:
+    /// saved only while the task exists and has no object, so two syncs never send one task
+    /// twice under two UIDs.
+    case reserve(ChoreSyncItem)
+}
+
+/// How a `ChoreSyncWrite` ended.
+public enum ChoreSyncWriteResult: Sendable, Hashable {
+    /// Written; the id of the task inserted or saved, if any.
+    case written(taskID: Int64?)
+    /// Nothing written: the task changed (or went, or already has an object) meanwhile.
+    case stale
+}
+
+extension ChoreSyncRepository {
+    /// Every task with its last completion and its article's link, and every object as last
+    /// synced, read in one transaction.
+    public func localState() async throws(StorageError) -> (tasks: [ChoreSyncTask], items: [ChoreSyncItem]) {
+        try await database.read { db in
+            let last = try Dictionary(
+                Row.fetchAll(db, sql: "SELECT taskId, MAX(completedAt) FROM taskCompletion GROUP BY taskId").map {
+                    (row: Row) -> (Int64, Date) in (row[0], Date(timeIntervalSince1970: row[1]))
+                }, uniquingKeysWith: { first, _ in first })
+            let links = try Dictionary(
+                Row.fetchAll(
+                    db,
+                    sql: "SELECT id, link FROM article WHERE id IN (SELECT articleId FROM task) AND link IS NOT NULL"
+                ).compactMap { (row: Row) -> (Int64, URL)? in
+                    guard let link = URL(string: row[1]) else { return nil }
+                    return (row[0], link)
+                }, uniquingKeysWith: { first, _ in first })
+            let tasks = try TaskRecord.fetchAll(db, sql: "SELECT * FROM task ORDER BY id").map { record in
+                let task = record.task
+                return ChoreSyncTask(
+                    task: task, lastCompletion: task.id.flatMap { last[$0] },
+                    articleLink: task.articleID.flatMap { links[$0] })
+            }
+            let items = try Row.fetchAll(
+                db, sql: "SELECT href, uid, taskId, etag, icalendar FROM choreSyncItem ORDER BY href"
+            ).map { ChoreSyncItem(href: $0[0], uid: $0[1], taskID: $0[2], etag: $0[3], icalendar: $0[4]) }
+            return (tasks, items)
+        }
+    }
+
+    /// The article whose link is `link`, for a task received with a `URL`; the newest when
+    /// several feeds carry it.
+    public func articleID(link: URL) async throws(StorageError) -> Int64? {
+        try await database.read { db in
+            try Int64.fetchOne(
+                db, sql: "SELECT id FROM article WHERE link = ? ORDER BY sortDate DESC LIMIT 1",
+                arguments: [link.absoluteString])
+        }
+    }
+
+    /// Applies one write of a sync in one transaction (see `ChoreSyncWrite`).
+    ///
+    /// - Throws: `StorageError` when the database fails; `.missingField` for a task without a
+    ///   name.
+    public func apply(_ write: ChoreSyncWrite, source: ChangeSource) async throws(StorageError)
+        -> ChoreSyncWriteResult
+    {
+        switch write {
+        case .insert(let task, _, _), .update(let task, _, _, _): try TaskRepository.validate(task)
+        default: break
+        }
+        return try await database.write(source: source) { db -> ChoreSyncWriteResult in
+            switch write {
+            case .insert(let task, let completion, var item):
+                var record = TaskRecord(task)
+                record.id = nil
+                if let articleID = record.articleId, try !ArticleRecord.exists(db, key: articleID) {
+                    record.articleId = nil
+                }
+                try record.insert(db)
+                item.taskID = record.id
+                try Self.complete(record.id, completion, db)
+                try Self.save(item, db)
+                return .written(taskID: record.id)
+            case .update(let task, let expected, let completion, var item):
+                guard let id = expected.id, try TaskRecord.fetchOne(db, key: id)?.task == expected else {
+                    return .stale
+                }
+                var record = TaskRecord(task)
+                record.id = id
+                if let articleID = record.articleId, try !ArticleRecord.exists(db, key: articleID) {
+                    record.articleId = nil
+                }
+                try record.update(db)
+                item.taskID = id
+                try Self.complete(id, completion, db)
+                try Self.save(item, db)
+                return .written(taskID: id)
+            case .delete(let expected, let href):
+                guard let id = expected.id, try TaskRecord.fetchOne(db, key: id)?.task == expected else {
+                    return .stale
+                }
+                try TaskRecord.deleteOne(db, key: id)
+                try db.execute(sql: "DELETE FROM choreSyncItem WHERE href = ?", arguments: [href])
+                return .written(taskID: nil)
+            case .item(let item):
+                try Self.save(item, db)
+                return .written(taskID: item.taskID)
+            case .forget(let href):
+                try db.execute(sql: "DELETE FROM choreSyncItem WHERE href = ?", arguments: [href])
+                return .written(taskID: nil)
+            case .reserve(let item):
+                guard let taskID = item.taskID, try TaskRecord.exists(db, key: taskID),
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM choreSyncItem WHERE taskId = ? OR href = ? OR uid = ?)",
+                        arguments: [taskID, item.href, item.uid]) == false
+                else { return .stale }
+                try Self.save(item, db)
+                return .written(taskID: taskID)
+            }
+        }
+    }
+
+    private static func complete(_ taskID: Int64?, _ completion: TaskCompletion?, _ db: Database) throws {
+        guard let taskID, let completion else { return }
+        var record = TaskCompletionRecord(taskId: taskID, completion)
+        try record.insert(db)
+    }
+
+    private static func save(_ item: ChoreSyncItem, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO choreSyncItem (href, uid, taskId, etag, icalendar) VALUES (?, ?, ?, ?, ?)",
+            arguments: [item.href, item.uid, item.taskID, item.etag, item.icalendar])
+    }
+}
