@@ -74,6 +74,7 @@ public enum ChoreSyncError: Error, Sendable, Equatable, LocalizedError, CustomSt
     /// The database failed.
     case storage(StorageError)
 
+    /// The reason, in words.
     public var description: String {
         switch self {
         case .notSetUp: "chores are not shared yet: run \"task sync setup <collection-url>\" first"
@@ -82,6 +83,7 @@ public enum ChoreSyncError: Error, Sendable, Equatable, LocalizedError, CustomSt
         }
     }
 
+    /// The reason, in words.
     public var errorDescription: String? { description }
 }
 
