@@ -103,10 +103,14 @@ let package = Package(
             name: "Feed",
             dependencies: ["Models", "Networking", "DefaultTransport", "Storage", "CLibXML2"],
             swiftSettings: swiftSettings),
+        // A real Radicale CalDAV server for the tests that share chores (the Python that
+        // `make deps` installs under .build/tools/caldav runs it).
+        .target(name: "CalDAVTestSupport", path: "Tests/Support/CalDAVTestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "FeedTests",
             dependencies: [
-                "Feed", "Models", "Networking", "NetworkingTestSupport", "Storage", "DefaultTransport",
+                "Feed", "Models", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Storage",
+                "DefaultTransport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Resources")],
@@ -136,7 +140,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "REPLTests",
-            dependencies: ["REPL", "Networking", "NetworkingTestSupport", "Models", "Feed", "Config"],
+            dependencies: [
+                "REPL", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Models", "Feed", "Config",
+            ],
             swiftSettings: swiftSettings),
     ]
 )

@@ -25,6 +25,8 @@ struct AppEnvironment {
     let feeds: FeedService
     /// Household tasks.
     let tasks: TaskService
+    /// Sharing the tasks through CalDAV.
+    let choreSync: ChoreSyncService
     /// The remote configuration.
     let config: ConfigProvider
     /// The clock.
@@ -84,11 +86,20 @@ struct AppEnvironment {
             maxConcurrentRefreshes: { config.maxConcurrentRefreshes ?? 8 },
             maxRetryAfter: { Self.minutes(config.maxRetryAfterMinutes ?? 1440) })
         let tasks = TaskService(store: store, now: now, calendar: calendar)
+        let choreSync = ChoreSyncService(
+            store: store, transport: transport, environment: environment, netrc: netrcURL(environment: environment),
+            calendar: calendar, now: now)
         logger.debug("opened database", metadata: ["path": "\(home.databaseURL.path)"])
         return AppEnvironment(
             home: home, store: store, history: HistoryStore(fileURL: home.historyURL), logger: logger,
-            feeds: feeds, tasks: tasks, config: config, now: now, calendar: calendar,
+            feeds: feeds, tasks: tasks, choreSync: choreSync, config: config, now: now, calendar: calendar,
             configURLProblem: configURLProblem)
+    }
+
+    /// `~/.netrc`: in `$HOME`, else in the user's home directory.
+    static func netrcURL(environment: [String: String]) -> URL {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".netrc")
     }
 
     /// The network transport of this platform: the one place the program chooses it (the
@@ -127,7 +138,8 @@ struct AppEnvironment {
         page: @escaping @Sendable (String) -> Bool = { _ in false }
     ) -> CommandContext {
         CommandContext(
-            feeds: feeds, tasks: tasks, config: config, appVersion: appVersion, display: display, progress: progress,
+            feeds: feeds, tasks: tasks, choreSync: choreSync, config: config, appVersion: appVersion, display: display,
+            progress: progress,
             page: page, configURLProblem: configURLProblem, now: now, calendar: calendar)
     }
 

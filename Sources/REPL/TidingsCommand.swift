@@ -205,9 +205,10 @@ struct Invocation: Equatable {
             page: { text in pages && Pager.page(text, environment: environment) })
         let interactive = commands.isEmpty && script == nil && isatty(STDIN_FILENO) != 0
         let interrupts = Interrupts(exitWhenIdle: !interactive)
+        let notices = BackgroundNotices()
         let session = Session(
             options: .init(json: json, keepGoing: keepGoing), console: .standard, history: app.history,
-            context: context, interrupts: interrupts)
+            context: context, interrupts: interrupts, notices: notices)
 
         if let banner = session.updateBanner() { Console.standard.err(banner) }
 
@@ -236,12 +237,19 @@ struct Invocation: Equatable {
             let background = Task.detached(priority: .background) {
                 if fetches { _ = await config.refresh(force: false) }
             }
+            // Shared chores sync at start and after task changes, in the background too.
+            let choreSync = app.choreSync
+            let chores = Task.detached(priority: .background) {
+                await choreSync.syncInBackground(after: .seconds(2)) { notices.post($0) }
+            }
             let editor = LibEditLineEditor(
                 history: app.history.entries,
                 completer: app.completer())
             status = await session.runInteractive(editor: editor)
             background.cancel()
+            chores.cancel()
             await background.value
+            await chores.value
         } else {
             status = await session.runScript(AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } })
         }

@@ -146,12 +146,12 @@ private struct Run {
         do {
             parsed = try read(text)
         } catch {
-            outcome.summary.problems.append("\(object.href): \(error)")
+            problem(object.href, "\(error)")
             return
         }
         let uid = parsed.object.uid
         if item == nil, let other = items.values.first(where: { $0.uid == uid }) {
-            outcome.summary.problems.append("\(object.href): its UID \(uid) is already the chore at \(other.href)")
+            problem(object.href, "its UID \(uid) is already the chore at \(other.href)")
             return
         }
         var synced = ChoreSyncItem(
@@ -206,8 +206,7 @@ private struct Run {
                 calendar: engine.calendar)
             let text = patched.calendar.text
             guard case .stored(let etag) = try await client.put(text, at: object.href, ifMatch: object.etag) else {
-                outcome.summary.problems.append(
-                    "\(object.href): changed again on the server during the sync; the next sync merges it")
+                problem(object.href, "changed again on the server during the sync; the next sync merges it")
                 return
             }
             (synced.etag, synced.icalendar) = try await confirmed(etag, text: text, href: object.href)
@@ -283,7 +282,7 @@ private struct Run {
                     )
                     try await write(.item(pending), counting: nil)
                 } else {
-                    outcome.summary.problems.append("\(item.href): the server refused to create it (HTTP 412)")
+                    problem(item.href, "the server refused to create it (HTTP 412)")
                 }
                 return
             }
@@ -344,6 +343,10 @@ private struct Run {
         }
         guard let link else { return nil }
         return try await repository.articleID(link: link)
+    }
+
+    private mutating func problem(_ href: String, _ reason: String) {
+        outcome.summary.problems.append(ChoreSyncProblem(href: href, reason: reason))
     }
 
     private mutating func conflict(_ name: String, fields: [String], _ what: String) {

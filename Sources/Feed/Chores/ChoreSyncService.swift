@@ -21,6 +21,23 @@ public struct ChoreSyncConflict: Sendable, Hashable {
     }
 }
 
+/// An object on the server a sync could not take, and why; it is left as it is.
+public struct ChoreSyncProblem: Sendable, Hashable, CustomStringConvertible {
+    /// Its path on the server.
+    public var href: String
+    /// Why, in words.
+    public var reason: String
+
+    /// Creates the value.
+    public init(href: String, reason: String) {
+        self.href = href
+        self.reason = reason
+    }
+
+    /// `href: reason`.
+    public var description: String { "\(href): \(reason)" }
+}
+
 /// What a sync did.
 public struct ChoreSyncSummary: Sendable, Hashable {
     /// Objects written to the server (new or changed tasks, merges).
@@ -31,8 +48,8 @@ public struct ChoreSyncSummary: Sendable, Hashable {
     public var deleted = 0
     /// Changes on both sides and how each was settled.
     public var conflicts: [ChoreSyncConflict] = []
-    /// Objects that could not be synced, each with its href and reason; the others synced.
-    public var problems: [String] = []
+    /// Objects that could not be synced, each with its reason; the others synced.
+    public var problems: [ChoreSyncProblem] = []
 
     /// Creates an empty summary.
     public init() {}
@@ -102,6 +119,11 @@ public actor ChoreSyncService {
     private let netrc: URL?
     private let calendar: Calendar
     private let now: @Sendable () -> Date
+    private let database: AppDatabase
+    /// Whether a sync is running, and who waits for it to end: syncs run one at a time (the
+    /// actor alone would interleave them at every request).
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// Creates the service.
     ///
@@ -117,6 +139,7 @@ public actor ChoreSyncService {
         calendar: Calendar = .current, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         repository = ChoreSyncRepository(database: store.database)
+        database = store.database
         self.transport = transport
         self.environment = environment
         self.netrc = netrc
@@ -165,6 +188,12 @@ public actor ChoreSyncService {
     /// - Throws: `.notSetUp`; `.remote` with the server's or the network's reason (what was
     ///   synced by then stays, the rest goes at the next sync); `.storage`.
     public func sync() async throws(ChoreSyncError) -> ChoreSyncSummary {
+        while busy { await withCheckedContinuation { waiting.append($0) } }
+        busy = true
+        defer {
+            busy = false
+            if !waiting.isEmpty { waiting.removeFirst().resume() }
+        }
         let found: ChoreSyncAccount?
         do {
             found = try await repository.account()
@@ -196,6 +225,43 @@ public actor ChoreSyncService {
             throw .storage(error)
         }
         return outcome.summary
+    }
+
+    /// Syncs in the background until cancelled: at once when chores are shared, then after
+    /// task changes made here (not by a sync), `delay` after the first of them, so that a few
+    /// quick edits go out together. Each sync's outcome goes to `report`.
+    public func syncInBackground(
+        after delay: Duration = .seconds(2),
+        report: @escaping @Sendable (Result<ChoreSyncSummary, ChoreSyncError>) -> Void
+    ) async {
+        // Changes that arrive while a sync waits or runs count once: the sync after takes them all.
+        let (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let source = database.changes(of: .task, .excluding(ChoreSyncEngine.source))
+        let forward = Task {
+            for await _ in source { continuation.yield() }
+            continuation.finish()
+        }
+        defer { forward.cancel() }
+        if await isSetUp() { await backgroundSync(report) }
+        for await _ in changes {
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                return
+            }
+            guard await isSetUp() else { continue }
+            await backgroundSync(report)
+        }
+    }
+
+    private func backgroundSync(_ report: @Sendable (Result<ChoreSyncSummary, ChoreSyncError>) -> Void) async {
+        guard !Task.isCancelled else { return }
+        do {
+            report(.success(try await sync()))
+        } catch {
+            guard !Task.isCancelled else { return }
+            report(.failure(error))
+        }
     }
 
     /// The set-up and the last sync; `nil` when chores are not shared.

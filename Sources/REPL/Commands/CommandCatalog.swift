@@ -75,7 +75,7 @@ enum CommandCatalog {
             names: ["item mark"], usage: "item mark <ID...> read|unread|star|unstar | item mark --feed ID --all read",
             summary: "mark articles", example: "item mark 1 2 star"),
         .init(
-            names: ["task"], usage: "task add|list|done|edit|remove|undo|from-item", summary: "household tasks",
+            names: ["task"], usage: "task add|list|done|edit|remove|undo|from-item|sync", summary: "household tasks",
             example: "task list"),
         .init(
             names: ["task add"],
@@ -99,6 +99,16 @@ enum CommandCatalog {
         .init(
             names: ["task from-item"], usage: "task from-item <ID> [--due DATE]",
             summary: "turn an article into a one-off \"read later\" task", example: "task from-item 4 --due tomorrow"),
+        .init(
+            names: ["task sync"], usage: "task sync [status]",
+            summary:
+                "two-way sync of the tasks with the CalDAV collection set up, then what was sent, received and deleted, and the conflicts; status shows the set-up and the last sync",
+            example: "task sync"),
+        .init(
+            names: ["task sync setup"], usage: "task sync setup <collection-url> [--user NAME]",
+            summary:
+                "share the tasks through a CalDAV calendar collection (checked first); the password comes from ~/.netrc or $TIDINGS_CALDAV_PASSWORD and is never stored",
+            example: "task sync setup https://dav.example.org/alice/chores/ --user alice"),
         .init(
             names: ["config"], usage: "config show|refresh|get", summary: "the remote configuration",
             example: "config show"),

@@ -10,6 +10,8 @@ struct CommandContext: Sendable {
     let feeds: FeedService
     /// Household tasks.
     let tasks: TaskService
+    /// Sharing the tasks through CalDAV.
+    let choreSync: ChoreSyncService
     /// The remote configuration.
     let config: ConfigProvider
     /// The version the minimum-version gate compares.

@@ -2,11 +2,11 @@ import Feed
 import Foundation
 import Models
 
-/// `task add|list|done|edit|remove|undo|from-item`.
+/// `task add|list|done|edit|remove|undo|from-item|sync`.
 struct TaskCommands {
     let context: CommandContext
 
-    static let subcommands = ["add", "list", "done", "edit", "remove", "undo", "from-item"]
+    static let subcommands = ["add", "list", "done", "edit", "remove", "undo", "from-item", "sync"]
 
     func run(_ words: [String]) async throws -> CommandOutput {
         guard let sub = words.first?.lowercased() else {
@@ -22,6 +22,7 @@ struct TaskCommands {
         case "remove", "rm", "delete": return try await remove(rest)
         case "undo": return try await undo(rest)
         case "from-item": return try await fromItem(rest)
+        case "sync": return try await ChoreSyncCommands(context: context).run(rest)
         default:
             let hint = Suggestion.nearest(to: sub, in: Self.subcommands).map { " (did you mean \"task \($0)\"?)" }
             throw CommandError.usage("task has no sub-command \"\(sub)\"\(hint ?? "")")

@@ -29,16 +29,18 @@ final class Session {
     private let history: HistoryStore
     private let context: CommandContext
     private let interrupts: Interrupts?
+    private let notices: BackgroundNotices?
 
     init(
         options: Options, console: Console, history: HistoryStore, context: CommandContext,
-        interrupts: Interrupts? = nil
+        interrupts: Interrupts? = nil, notices: BackgroundNotices? = nil
     ) {
         self.options = options
         self.console = console
         self.history = history
         self.context = context
         self.interrupts = interrupts
+        self.notices = notices
     }
 
     /// Runs every line of a script (`-c` commands, a file, or piped stdin) and returns the
@@ -66,13 +68,15 @@ final class Session {
     /// an interactive session. Returns 0.
     ///
     /// When the configuration comes to require a newer version during the session (the
-    /// background refresh at start), the banner is shown before the next prompt, once.
+    /// background refresh at start), the banner is shown before the next prompt, once; so is
+    /// what background work posted to `notices` (a chore sync that received or failed).
     func runInteractive(editor: some LineReading) async -> Int32 {
         var banner = updateBanner()  // the caller has shown it at start
         while true {
             await editor.prepare()
             let current = updateBanner()
             if let current, current != banner { console.err(current) }
+            for notice in notices?.take() ?? [] { console.err(notice) }
             banner = current
             guard let line = editor.readLine(prompt: "tidings> ") else { break }
             if history.add(line) { editor.remember(line) }

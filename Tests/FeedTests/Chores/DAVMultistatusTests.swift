@@ -1,3 +1,4 @@
+import CalDAVTestSupport
 import DefaultTransport
 import Foundation
 import Models

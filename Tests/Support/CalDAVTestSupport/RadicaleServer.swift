@@ -1,31 +1,35 @@
-import Foundation
+public import Foundation
 import Testing
 
 /// A real Radicale CalDAV server on 127.0.0.1 for one test (Tests/Support/radicale_server.py):
 /// a temporary storage folder, a password file with one user, a free port.
-struct RadicaleServer: Sendable {
+public struct RadicaleServer: Sendable {
     /// `http://127.0.0.1:PORT/`.
-    let base: URL
+    public let base: URL
     /// The storage folder (Radicale's filesystem layout).
-    let storage: URL
-    let user = "alice"
-    let password = "correct horse"
+    public let storage: URL
+    /// The one user in the password file.
+    public let user = "alice"
+    /// Its password (with a space, as netrc files must quote).
+    public let password = "correct horse"
 
     /// The Python that has Radicale: `$TIDINGS_CALDAV_TOOLS/bin/python3`, else the one
     /// `make deps` installs under .build/tools/caldav.
-    static var python: URL {
+    public static var python: URL {
         if let tools = ProcessInfo.processInfo.environment["TIDINGS_CALDAV_TOOLS"], !tools.isEmpty {
             return URL(fileURLWithPath: tools).appendingPathComponent("bin/python3")
         }
         return packageRoot.appendingPathComponent(".build/tools/caldav/bin/python3")
     }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).appendingPathComponent("../../../..").standardizedFileURL
+    /// The package's folder.
+    public static let packageRoot = URL(fileURLWithPath: #filePath).appendingPathComponent("../../../..")
+        .standardizedFileURL
 
     /// Makes a calendar collection `name` for the user that holds `components` (Radicale's
     /// `.Radicale.props`), and returns its URL.
     @discardableResult
-    func makeCalendar(_ name: String, components: [String] = ["VTODO"]) throws -> URL {
+    public func makeCalendar(_ name: String, components: [String] = ["VTODO"]) throws -> URL {
         try makeCollection(
             name,
             properties: ["tag": "VCALENDAR", "C:supported-calendar-component-set": components.joined(separator: ",")])
@@ -34,7 +38,7 @@ struct RadicaleServer: Sendable {
     /// Makes an address book `name`: a collection that is not a calendar (Radicale serves no
     /// untagged collection below a principal). Returns its URL.
     @discardableResult
-    func makeAddressBook(_ name: String) throws -> URL {
+    public func makeAddressBook(_ name: String) throws -> URL {
         try makeCollection(name, properties: ["tag": "VADDRESSBOOK"])
     }
 
@@ -50,7 +54,7 @@ struct RadicaleServer: Sendable {
 /// Runs `body` against a Radicale started for it, and stops the server (its stdin, the
 /// lifeline, closes) when `body` returns or throws. A machine without the Radicale that
 /// `make deps` installs fails the test, saying so.
-func withRadicale<T>(_ body: (RadicaleServer) async throws -> T) async throws -> T {
+public func withRadicale<T>(_ body: (RadicaleServer) async throws -> T) async throws -> T {
     let python = RadicaleServer.python
     try #require(
         FileManager.default.isExecutableFile(atPath: python.path),

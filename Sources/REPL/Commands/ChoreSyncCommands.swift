@@ -1,0 +1,134 @@
+import Feed
+import Foundation
+import Models
+
+/// `task sync`, `task sync status`, `task sync setup <collection-url> [--user NAME]`.
+struct ChoreSyncCommands {
+    let context: CommandContext
+
+    private var service: ChoreSyncService { context.choreSync }
+
+    func run(_ words: [String]) async throws -> CommandOutput {
+        switch words.first?.lowercased() {
+        case nil: return try await sync(words)
+        case "status": return try await status(Array(words.dropFirst()))
+        case "setup", "set-up": return try await setUp(Array(words.dropFirst()))
+        case let word?:
+            if word.hasPrefix("-") { return try await sync(words) }
+            let hint = Suggestion.nearest(to: word, in: ["status", "setup"]).map {
+                " (did you mean \"task sync \($0)\"?)"
+            }
+            throw CommandError.usage("task sync has no sub-command \"\(word)\"\(hint ?? ""); usage: task sync [status]")
+        }
+    }
+
+    private func sync(_ words: [String]) async throws -> CommandOutput {
+        try ArgumentList(words, command: "task sync").expectPositional(atMost: 0, usage: "task sync [status]")
+        let summary: ChoreSyncSummary
+        do {
+            summary = try await service.sync()
+        } catch {
+            throw Self.commandError(error)
+        }
+        return Self.output(summary)
+    }
+
+    /// A summary as printed: the counts, then each conflict and each chore skipped.
+    static func output(_ summary: ChoreSyncSummary) -> CommandOutput {
+        var lines = ["synced: " + summary.line]
+        for conflict in summary.conflicts {
+            lines.append("conflict: \"\(TerminalText.sanitized(conflict.task))\": \(conflict.resolution)")
+        }
+        for problem in summary.problems {
+            lines.append("skipped: \(TerminalText.sanitized(problem.href)): \(TerminalText.sanitized(problem.reason))")
+        }
+        let json = JSONValue.object([
+            "sent": .int(summary.sent), "received": .int(summary.received), "deleted": .int(summary.deleted),
+            "conflicts": .array(
+                summary.conflicts.map {
+                    .object([
+                        "task": .string($0.task), "fields": .array($0.fields.map { .string($0) }),
+                        "resolution": .string($0.resolution),
+                    ])
+                }),
+            "skipped": .array(
+                summary.problems.map { .object(["href": .string($0.href), "reason": .string($0.reason)]) }),
+        ])
+        return CommandOutput(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    private func status(_ words: [String]) async throws -> CommandOutput {
+        try ArgumentList(words, command: "task sync status").expectPositional(atMost: 0, usage: "task sync status")
+        let found: ChoreSyncStatus?
+        do {
+            found = try await service.status()
+        } catch {
+            throw Self.commandError(error)
+        }
+        guard let status = found else {
+            return CommandOutput(
+                text: "chores are not shared: set up a CalDAV collection with \"task sync setup <collection-url>\"",
+                json: .object(["url": .null, "user": .null, "last_sync": .null, "shared": .int(0), "pending": .int(0)]))
+        }
+        var lines = ["sharing chores with \(status.url.absoluteString) as \(TerminalText.sanitized(status.user))"]
+        if let at = status.lastSyncAt {
+            lines.append("last sync: \(clock(at)), \(TerminalText.sanitized(status.lastResult ?? ""))")
+        } else {
+            lines.append("not synced yet: run \"task sync\"")
+        }
+        lines.append(
+            "\(status.shared) \(status.shared == 1 ? "task" : "tasks") shared, \(status.pending) \(status.pending == 1 ? "change" : "changes") to send"
+        )
+        let lastSync: JSONValue =
+            status.lastSyncAt.map { .object(["at": .date($0), "result": .string(status.lastResult)]) } ?? .null
+        return CommandOutput(
+            text: lines.joined(separator: "\n"),
+            json: .object([
+                "url": .url(status.url), "user": .string(status.user), "last_sync": lastSync,
+                "shared": .int(status.shared), "pending": .int(status.pending),
+            ]))
+    }
+
+    private func setUp(_ words: [String]) async throws -> CommandOutput {
+        let usage = "task sync setup <collection-url> [--user NAME]"
+        let arguments = try ArgumentList(words, command: "task sync setup", options: ["user": .value])
+        try arguments.expectPositional(atMost: 1, usage: usage)
+        let text = try arguments.positional(0, name: "collection-url", usage: usage)
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host?.isEmpty == false
+        else {
+            throw CommandError(code: "invalid_url", message: "\"\(text)\" is not an http or https URL of a collection")
+        }
+        let user = arguments.value("user").flatMap { $0.isEmpty ? nil : $0 }
+        let name: String?
+        do {
+            name = try await service.setUp(collection: url, user: user)
+        } catch {
+            throw Self.commandError(error)
+        }
+        guard let status = try? await service.status() else {
+            return .ok("sharing chores with \(url.absoluteString)")
+        }
+        let named = name.map { " (\"\(TerminalText.sanitized($0))\")" } ?? ""
+        return CommandOutput(
+            text:
+                "sharing chores with \(status.url.absoluteString)\(named) as \(TerminalText.sanitized(status.user)); run \"task sync\" to sync now",
+            json: .object(["ok": .bool(true), "url": .url(status.url), "user": .string(status.user)]))
+    }
+
+    /// `2026-11-23 12:00` in the user's time zone.
+    private func clock(_ date: Date) -> String {
+        let parts = context.calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
+            parts.minute ?? 0)
+    }
+
+    static func commandError(_ error: ChoreSyncError) -> CommandError {
+        switch error {
+        case .notSetUp: CommandError(code: "not_set_up", message: error.description)
+        case .remote: CommandError(code: "sync_failed", message: error.description)
+        case .storage: CommandError(code: "storage", message: error.description)
+        }
+    }
+}

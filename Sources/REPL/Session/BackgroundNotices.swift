@@ -1,0 +1,42 @@
+import Feed
+import Foundation
+import Synchronization
+
+/// Lines that background work leaves for the user, shown before the next prompt (never while
+/// a line is being edited).
+final class BackgroundNotices: Sendable {
+    private let state = Mutex(State())
+
+    private struct State {
+        var lines: [String] = []
+        var lastFailure: String?
+    }
+
+    init() {}
+
+    /// The lines posted since the last call, oldest first.
+    func take() -> [String] {
+        state.withLock { state in
+            defer { state.lines = [] }
+            return state.lines
+        }
+    }
+
+    /// Posts what a background chore sync did: nothing when nothing moved, the summary when
+    /// something did, a failure once until it changes or a sync succeeds (an offline session
+    /// is not told at every change).
+    func post(_ result: Result<ChoreSyncSummary, ChoreSyncError>) {
+        state.withLock { state in
+            switch result {
+            case .success(let summary):
+                state.lastFailure = nil
+                guard summary != ChoreSyncSummary() else { return }
+                state.lines.append("chores " + ChoreSyncCommands.output(summary).renderText())
+            case .failure(let error):
+                guard state.lastFailure != error.description else { return }
+                state.lastFailure = error.description
+                state.lines.append("chores not synced: \(error.description)")
+            }
+        }
+    }
+}
