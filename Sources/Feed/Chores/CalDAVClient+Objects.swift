@@ -132,11 +132,21 @@ extension CalDAVClient {
         return base + name + ".ics"
     }
 
+    /// Whether `href` names an object in the collection (on the same server, below its path).
+    package func contains(_ href: String) -> Bool {
+        (try? objectURL(href)) != nil
+    }
+
     /// The absolute URL of `href`, which must lie in the collection on the same server: a
     /// hostile answer cannot send writes elsewhere.
     private func objectURL(_ href: String) throws(CalDAVError) -> URL {
         // Dot segments resolved first: `/alice/chores/../x.ics` is not in `/alice/chores/`.
-        guard let url = URL(string: Self.encodedPath(href), relativeTo: collection)?.absoluteURL.standardized,
+        // An href may be a whole URL (RFC 4918 allows it): then it is read as one, never as a
+        // path below the collection.
+        let absolute = href.range(of: "://") != nil ? URL(string: href) : nil
+        guard
+            let url = (absolute ?? URL(string: Self.encodedPath(href), relativeTo: collection))?.absoluteURL
+                .standardized,
             url.host == collection.host, url.port == collection.port, url.scheme == collection.scheme,
             url.path.hasPrefix(collection.path.hasSuffix("/") ? collection.path : collection.path + "/")
         else { throw .malformed("the object \(href) is outside the collection") }

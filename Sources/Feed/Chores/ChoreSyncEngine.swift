@@ -98,8 +98,15 @@ private struct Run {
         } else {
             (listed, removed, outcome.token, complete) = (try await client.members(), [], nil, true)
         }
-        listed = listed.map { CalDAVObject(href: Self.path($0.href), etag: $0.etag, icalendar: $0.icalendar) }
-        removed = removed.map(Self.path)
+        // A listing naming objects elsewhere (another collection, another host, `..`) is not
+        // followed: those objects are reported and never fetched, written or deleted.
+        for object in listed where !client.contains(object.href) {
+            problem(object.href, "it is outside the collection \(client.collection.path)")
+        }
+        listed = listed.filter { client.contains($0.href) }.map {
+            CalDAVObject(href: Self.path($0.href), etag: $0.etag, icalendar: $0.icalendar)
+        }
+        removed = removed.filter { client.contains($0) }.map(Self.path)
         if complete {
             let present = Set(listed.map(\.href))
             removed = items.values.filter { $0.etag != nil && !present.contains($0.href) }.map(\.href)
@@ -111,7 +118,8 @@ private struct Run {
         // 2. Their changes, merged with ours.
         for start in stride(from: 0, to: wanted.count, by: ChoreSyncEngine.fetchBatch) {
             let batch = Array(wanted[start..<min(start + ChoreSyncEngine.fetchBatch, wanted.count)])
-            for object in try await client.fetch(batch) {
+            let asked = Set(batch)
+            for object in try await client.fetch(batch) where asked.contains(Self.path(object.href)) {
                 try await received(
                     CalDAVObject(href: Self.path(object.href), etag: object.etag, icalendar: object.icalendar))
             }
@@ -150,7 +158,7 @@ private struct Run {
             return
         }
         let uid = parsed.object.uid
-        if item == nil, let other = items.values.first(where: { $0.uid == uid }) {
+        if let other = items.values.first(where: { $0.uid == uid && $0.href != object.href }) {
             problem(object.href, "its UID \(uid) is already the chore at \(other.href)")
             return
         }
@@ -272,7 +280,7 @@ private struct Run {
             (synced.etag, synced.icalendar) = try await confirmed(etag, text: text, href: item.href)
             try await write(.item(synced), counting: \.sent)
         case .conflict:
-            guard let current = try await client.fetch([item.href]).first else {
+            guard let current = try await fetchOne(item.href) else {
                 if item.etag != nil {
                     // Deleted there while changed here: created again at the next sync.
                     var pending = item
@@ -295,7 +303,7 @@ private struct Run {
         var item = item
         if item.etag == nil {
             // Reserved but maybe never sent: only what is there can be deleted.
-            guard let current = try await client.fetch([item.href]).first else {
+            guard let current = try await fetchOne(item.href) else {
                 return try await write(.forget(href: item.href), counting: nil)
             }
             item.etag = current.etag
@@ -305,7 +313,7 @@ private struct Run {
             try await write(.forget(href: item.href), counting: \.deleted)
         case .conflict:
             // Changed there since: it comes back here.
-            guard let current = try await client.fetch([item.href]).first else {
+            guard let current = try await fetchOne(item.href) else {
                 return try await write(.forget(href: item.href), counting: nil)
             }
             try await received(CalDAVObject(href: item.href, etag: current.etag, icalendar: current.icalendar))
@@ -318,10 +326,16 @@ private struct Run {
     /// changed what it stored, and the object is read back.
     private func confirmed(_ etag: String?, text: String, href: String) async throws -> (String?, String) {
         if let etag { return (etag, text) }
-        guard let current = try await client.fetch([href]).first, let stored = current.icalendar else {
+        guard let current = try await fetchOne(href), let stored = current.icalendar else {
             return (nil, text)
         }
         return (current.etag, stored)
+    }
+
+    /// The object at `href` as the server has it now; `nil` when it is gone (an answer about
+    /// another href does not count).
+    private func fetchOne(_ href: String) async throws -> CalDAVObject? {
+        try await client.fetch([href]).first { Self.path($0.href) == href }
     }
 
     /// An object's text read: the object, its fields as written, and as a task holds them.

@@ -395,4 +395,46 @@ struct ChoreSyncFailureTests {
         text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n ", with: "")
             .replacingOccurrences(of: "\n\t", with: "").split(separator: "\n").map(String.init)
     }
+
+    @Test(
+        "a listing that names objects outside the collection is not followed: each is reported, none is fetched or written, the others sync"
+    )
+    func hostileListing() async throws {
+        try await withRadicale { server in
+            let chores = try server.makeCalendar("chores")
+            try server.makeCalendar("other")
+            let client = try CalDAVClientTests.client(server, chores)
+            let fine =
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VTODO\r\nUID:fine\r\nDTSTAMP:20241101T090000Z\r\nSUMMARY:Fine\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+            _ = try await client.put(fine, at: "/alice/chores/fine.ics", ifMatch: nil)
+            let elsewhere = [
+                "/alice/other/x.ics", "/alice/chores/../other/y.ics", "http://evil.example/alice/chores/z.ics",
+                "/bob/chores/w.ics",
+            ]
+            let responses = (elsewhere + ["/alice/chores/fine.ics"]).map {
+                "<d:response><d:href>\($0)</d:href><d:propstat><d:prop><d:getetag>\"e\"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
+            }.joined()
+            let listing = """
+                <?xml version="1.0" encoding="utf-8"?>
+                <d:multistatus xmlns:d="DAV:">\(responses)<d:sync-token>http://radicale.org/ns/sync/1</d:sync-token></d:multistatus>
+                """
+            let hostile = ShapedTransport { request, _ in
+                let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+                return request.method.rawValue == "REPORT" && body.contains("sync-collection")
+                    ? .answerWith(status: 207, body: listing) : .pass
+            }
+            let home = try ChoreHome(server, transport: hostile)
+            try await home.setUp(server, chores)
+            _ = try await home.tasks.add(name: "Mine")
+            let summary = try await home.sync.sync()
+            #expect(Set(summary.problems.map(\.href)) == Set(elsewhere), "\(summary.problems)")
+            #expect(summary.received == 1 && summary.sent == 1)
+            #expect(try await home.list().map(\.name).sorted() == ["Fine", "Mine"])
+            for request in hostile.requests {
+                #expect(request.hasSuffix("/alice/chores") || request.contains("/alice/chores/"), "\(request)")
+            }
+            let bodies = hostile.bodies.joined()
+            #expect(!bodies.contains("/alice/other/") && !bodies.contains("evil.example") && !bodies.contains("/bob/"))
+        }
+    }
 }

@@ -74,6 +74,7 @@ final class ShapedTransport: HTTPTransport, @unchecked Sendable {
     enum Action: Sendable {
         case pass
         case answer(Int)
+        case answerWith(status: Int, body: String)
         case loseBefore
         case loseAfter
     }
@@ -93,6 +94,11 @@ final class ShapedTransport: HTTPTransport, @unchecked Sendable {
         lock.withLock { sent.map { "\($0.method.rawValue) \($0.url.path)" } }
     }
 
+    /// The bodies of the requests so far.
+    var bodies: [String] {
+        lock.withLock { sent.map { String(decoding: $0.body ?? Data(), as: UTF8.self) } }
+    }
+
     /// Forgets the requests and takes a new rule.
     func reset(_ rule: @escaping @Sendable (HTTPRequest, Int) -> Action = { _, _ in .pass }) {
         lock.withLock {
@@ -109,6 +115,8 @@ final class ShapedTransport: HTTPTransport, @unchecked Sendable {
         switch action {
         case .pass: return try await inner.send(request)
         case .answer(let status): return HTTPResponse(status: status, url: request.url)
+        case .answerWith(let status, let body):
+            return HTTPResponse(status: status, body: Data(body.utf8), url: request.url)
         case .loseBefore: throw .transport("connection lost (test)")
         case .loseAfter:
             _ = try await inner.send(request)
