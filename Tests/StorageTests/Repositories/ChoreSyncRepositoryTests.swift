@@ -72,4 +72,71 @@ struct ChoreSyncRepositoryTests {
         try await sync.save([moved])
         #expect(try await sync.items() == [moved])
     }
+
+    @Test("a received task goes in with its completion and its object in one transaction; its article link resolves")
+    func insert() async throws {
+        let database = try AppDatabase.inMemory()
+        let sync = ChoreSyncRepository(database: database)
+        let task = HouseholdTask(
+            name: "Plants", dueDate: now, frequency: try Frequency(count: 3, unit: .day), articleID: 999, createdAt: now)
+        let result = try await sync.apply(
+            .insert(task, completion: TaskCompletion(taskID: nil, dueDate: nil, completedAt: now), item: item("p", task: nil)),
+            source: .app)
+        guard case .written(let id?) = result else {
+            Issue.record("not written: \(result)")
+            return
+        }
+        let state = try await sync.localState()
+        // An article that does not exist here is not linked.
+        #expect(state.tasks.map(\.task.articleID) == [nil])
+        #expect(state.tasks.map(\.lastCompletion) == [now])
+        #expect(state.items.map(\.taskID) == [id])
+        #expect(try await sync.articleID(link: URL(string: "https://example.org/a")!) == nil)
+    }
+
+    @Test("a change from the server is saved only over the task it was merged with; a task changed meanwhile is left for the next sync")
+    func stale() async throws {
+        let database = try AppDatabase.inMemory()
+        let sync = ChoreSyncRepository(database: database)
+        let tasks = TaskRepository(database: database)
+        let saved = try await tasks.save(HouseholdTask(name: "Bins", createdAt: now))
+        let id = try #require(saved.id)
+        try await sync.save([item("b", task: id)])
+        var edited = saved
+        edited.name = "Bins (user)"
+        edited.modifiedAt = now.addingTimeInterval(5)
+        _ = try await tasks.save(edited)
+        var remote = saved
+        remote.name = "Bins (server)"
+        var newer = item("b", task: id)
+        newer.etag = "\"b2\""
+        #expect(
+            try await sync.apply(.update(remote, expected: saved, completion: nil, item: newer), source: .app) == .stale)
+        #expect(try await tasks.task(id: id)?.name == "Bins (user)")
+        #expect(try await sync.items().map(\.etag) == ["\"b\""])
+        #expect(try await sync.apply(.delete(expected: saved, href: newer.href), source: .app) == .stale)
+        #expect(
+            try await sync.apply(.update(remote, expected: edited, completion: nil, item: newer), source: .app)
+                == .written(taskID: id))
+        #expect(try await tasks.task(id: id)?.name == "Bins (server)")
+        #expect(try await sync.items().map(\.etag) == ["\"b2\""])
+        #expect(try await sync.apply(.delete(expected: remote, href: newer.href), source: .app) == .written(taskID: nil))
+        #expect(try await tasks.task(id: id) == nil)
+        #expect(try await sync.items().isEmpty)
+    }
+
+    @Test("a task is reserved once: a second reservation (another process, another UID) is refused")
+    func reserve() async throws {
+        let database = try AppDatabase.inMemory()
+        let sync = ChoreSyncRepository(database: database)
+        let id = try #require(try await TaskRepository(database: database).save(HouseholdTask(name: "Bins", createdAt: now)).id)
+        var first = item("one", task: id)
+        first.etag = nil
+        var second = item("two", task: id)
+        second.etag = nil
+        #expect(try await sync.apply(.reserve(first), source: .app) == .written(taskID: id))
+        #expect(try await sync.apply(.reserve(second), source: .app) == .stale)
+        #expect(try await sync.apply(.reserve(item("gone", task: 4242)), source: .app) == .stale)
+        #expect(try await sync.items() == [first])
+    }
 }
