@@ -1,0 +1,95 @@
+import CalDAVTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `task sync` killed with SIGKILL at moments spread over its work, again and again, resumes
+/// without duplicates or losses.
+@Suite("task sync killed midway", .serialized, .timeLimit(.minutes(3)))
+struct ChoreSyncKillTests {
+    static let count = 120
+
+    @Test("syncs killed at any moment, then one that ends: every chore is on the server once, and the other home gets exactly them")
+    func killedSyncs() async throws {
+        try await withRadicale { server in
+            let binary = try #require(TidingsBinary.url)
+            let password = ["TIDINGS_CALDAV_PASSWORD": server.password]
+            func home() throws -> ChoreSyncCommandTests.Home { try ChoreSyncCommandTests.Home(netrc: nil) }
+            let adds = (1...Self.count).map { "task add \"Chore \($0)\" --due 2026-12-\(String(format: "%02d", $0 % 28 + 1))" }
+
+            // How long a whole first sync takes here, to spread the kills over it.
+            let probe = try home()
+            defer { try? FileManager.default.removeItem(at: probe.directory) }
+            let probeURL = try server.makeCalendar("probe")
+            _ = try probe.run(["task sync setup \(probeURL.absoluteString) --user alice"] + adds, environment: password)
+            let started = Date()
+            let probed = try probe.run(["task sync"], environment: password)
+            let whole = Date().timeIntervalSince(started)
+            #expect(probed.status == 0, "\(probed.err)")
+
+            let chores = try server.makeCalendar("chores")
+            let a = try home()
+            defer { try? FileManager.default.removeItem(at: a.directory) }
+            let setUp = try a.run(["task sync setup \(chores.absoluteString) --user alice"] + adds, environment: password)
+            #expect(setUp.status == 0, "\(setUp.err)")
+            var killed = 0
+            func killedSync(after delay: Double) async throws {
+                let process = Process()
+                process.executableURL = binary
+                process.arguments = ["--home", a.tidings, "-c", "task sync"]
+                process.environment = ProcessInfo.processInfo.environment.merging(a.environment.merging(password) { _, new in new }) { _, new in new }
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                let pid = process.processIdentifier
+                // Timed on a thread of its own (a task's sleep may resume late on a loaded machine).
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    Thread.detachNewThread {
+                        usleep(UInt32(delay * 1_000_000))
+                        kill(pid, SIGKILL)
+                        done.resume()
+                    }
+                }
+                process.waitUntilExit()
+                if process.terminationReason == .uncaughtSignal { killed += 1 }
+            }
+            for step in 1..<8 { try await killedSync(after: whole * Double(step) / 8) }
+            let objects = server.storage.appendingPathComponent("collection-root/alice/chores")
+            let partial = try FileManager.default.contentsOfDirectory(atPath: objects.path).filter { $0.hasSuffix(".ics") }
+            let finished = try a.run(["task sync"], environment: password)
+            #expect(finished.status == 0, "\(finished.err)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: objects.path).filter { $0.hasSuffix(".ics") }
+            #expect(files.count == Self.count, "\(partial.count) after the kills, \(files.count) at the end")
+
+            // Phase two: changes and deletions, killed again.
+            let edits = (1...20).map { "task edit \($0) --note \"changed \($0)\"" } + (21...40).map { "task remove \($0)" }
+            #expect(try a.run(edits, environment: password).status == 0)
+            for step in 1..<6 { try await killedSync(after: whole * Double(step) / 16) }
+            #expect(try a.run(["task sync"], environment: password).status == 0)
+            #expect(try a.run(["task sync"], environment: password).out.contains("synced: sent 0, received 0, deleted 0"))
+
+            let b = try home()
+            defer { try? FileManager.default.removeItem(at: b.directory) }
+            let received = try b.run(
+                ["task sync setup \(chores.absoluteString) --user alice", "task sync", "task list --all"], json: true,
+                environment: password)
+            #expect(received.status == 0, "\(received.err)")
+            let mine = try a.run(["task list --all"], json: true, environment: password)
+            func tasks(_ line: some StringProtocol) throws -> [String] {
+                let document = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                return ((document?["tasks"] as? [[String: Any]]) ?? []).map {
+                    "\($0["name"] ?? "")|\($0["note"] ?? "")|\($0["due"] ?? "")"
+                }.sorted()
+            }
+            let theirs = try tasks(received.out.split(separator: "\n").last ?? "")
+            #expect(theirs.count == Self.count - 20)
+            #expect(theirs == (try tasks(mine.out)))
+            #expect(Set(theirs.map { $0.split(separator: "|")[0] }).count == theirs.count)
+            // Some kills landed before their sync finished (the test would prove nothing otherwise).
+            #expect(killed >= 4, "\(killed) kills landed")
+        }
+    }
+}
