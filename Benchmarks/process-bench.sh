@@ -13,13 +13,15 @@
 #                CDATA feed and the 250 XML feeds; fastfeedparser in-process, xmllint --stream
 #   memory       parse and feed add of the 200 MB feed (make-scale.sh HUGE=1): peak RSS
 #   bytes        bytes per article in the database (dbstat), beside the feed XML per article
+#   chores       task sync with a Radicale on 127.0.0.1: the first sync of 1,000 chores and a sync
+#                with nothing changed; python-caldav (Benchmarks/caldav_peer.py) doing the same
 # SECTIONS="refresh250 lists" runs some; REPS (default 3) repeats refreshes and parses, RUNS
 # (default 20) the short commands; medians. Results: /tmp/tidings-process-bench/results.tsv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS="${REPS:-3}"
 RUNS="${RUNS:-20}"
-SECTIONS="${SECTIONS:-refresh250 refresh2500 lists search startup import parse memory bytes}"
+SECTIONS="${SECTIONS:-refresh250 refresh2500 lists search startup import parse memory bytes chores}"
 PEERS="${PEERS:-$PWD/../shared/bench}"
 CORPUS=/tmp/feedcorpus
 SCALE=/tmp/feedcorpus-scale
@@ -272,6 +274,52 @@ if wants bytes; then
   per() { awk -v b="$1" -v n="$articles" 'BEGIN {printf "%.0f B", b / n}'; }
   parts=$(awk -F'|' -v n="$articles" 'NR <= 4 {printf "%s%s %.0f B", (NR > 1 ? ", " : ""), $1, $2 / n}' "$WORK/dbstat.txt")
   record "database bytes per article ($parts)" "$(per "$total")" "$(per "$xml")" "feed XML per article" "each text once"
+fi
+
+if wants chores; then
+  echo "chores: CalDAV sync with Radicale"
+  make -s caldav-tools >/dev/null
+  PY="$PWD/.build/tools/caldav/bin/python3"
+  dav="$WORK/radicale"; mkdir -p "$dav/storage"
+  printf 'alice:correct horse\n' >"$dav/users"
+  mkfifo "$dav/lifeline"
+  "$PY" Tests/Support/radicale_server.py "$dav/storage" "$dav/users" "$dav/port" <"$dav/lifeline" &
+  exec 9>"$dav/lifeline"  # the server stops when this closes (at exit)
+  for _ in $(seq 400); do [ -s "$dav/port" ] && break; sleep 0.05; done
+  base="http://127.0.0.1:$(cat "$dav/port")"
+  calendar() { # calendar NAME: a Radicale collection that takes tasks
+    mkdir -p "$dav/storage/collection-root/alice/$1"
+    printf '{"C:supported-calendar-component-set": "VTODO", "tag": "VCALENDAR"}' \
+      >"$dav/storage/collection-root/alice/$1/.Radicale.props"
+  }
+  export TIDINGS_CALDAV_PASSWORD="correct horse"
+  home="$WORK/chores"
+  seq 1 1000 | awk '{printf "task add \"Chore %d\" --due 2026-12-%02d --every %d weeks\n", $1, $1 % 28 + 1, $1 % 3 + 1}' |
+    "$BIN" --home "$home" >/dev/null
+  firsts=""
+  for rep in $(seq "$REPS"); do
+    calendar "tidings-$rep"
+    # Another collection starts over: the next sync sends every task.
+    "$BIN" --home "$home" -c "task sync setup $base/alice/tidings-$rep/ --user alice" >/dev/null
+    firsts+="$(seconds "$BIN" --home "$home" -c "task sync")"$'\n'
+  done
+  first=$(printf '%s' "$firsts" | median)
+  "$BIN" --home "$home" -c "task sync" >/dev/null  # its own writes come back once
+  quiet=$(timed_median "$RUNS" "$BIN" --home "$home" -c "task sync")
+  start=$(timed_median "$RUNS" "$BIN" --version)
+  peerfirsts=""; peerquiets=""
+  for rep in $(seq "$REPS"); do
+    calendar "python-$rep"
+    read -r f q < <("$PY" Benchmarks/caldav_peer.py "$base" alice "correct horse" "/alice/python-$rep/" 1000 "$RUNS")
+    peerfirsts+="$f"$'\n'; peerquiets+="$q"$'\n'
+  done
+  peerfirst=$(printf '%s' "$peerfirsts" | median); peerquiet=$(printf '%s' "$peerquiets" | median)
+  record "task sync: first sync of 1,000 chores (whole process)" "$(sec "$first")" "$(sec "$peerfirst")" \
+    "python-caldav 3.6 add_todo x 1,000, in-process" "faster than the peer"
+  record "task sync: nothing changed, one REPORT (whole process; --version $(ms "$start"))" "$(ms "$quiet")" \
+    "$(ms "$peerquiet")" "python-caldav sync-collection REPORT, in-process" "one request"
+  unset TIDINGS_CALDAV_PASSWORD
+  exec 9>&-
 fi
 
 echo
