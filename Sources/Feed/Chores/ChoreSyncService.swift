@@ -154,6 +154,13 @@ public actor ChoreSyncService {
     /// Another collection or user starts over: the next sync shares every task with it.
     @discardableResult
     public func setUp(collection: URL, user: String?) async throws(ChoreSyncError) -> String? {
+        if user == nil, environment["TIDINGS_CALDAV_PASSWORD"]?.isEmpty == false,
+            CalDAVCredentials.find(
+                for: collection, user: nil, environment: [:],
+                netrc: netrc.flatMap { try? String(contentsOf: $0, encoding: .utf8) }) == nil
+        {
+            throw .remote("TIDINGS_CALDAV_PASSWORD is set but no user is named: give the user to set up")
+        }
         let client = try makeClient(collection, user: user)
         let checked: CalDAVCollection
         do {

@@ -103,6 +103,8 @@ struct ChoreSyncCommands {
         let name: String?
         do {
             name = try await service.setUp(collection: url, user: user)
+        } catch .remote(let reason) where reason.hasPrefix("TIDINGS_CALDAV_PASSWORD is set but no user") {
+            throw CommandError.usage("TIDINGS_CALDAV_PASSWORD is set but no user is named; usage: \(usage)")
         } catch {
             throw Self.commandError(error)
         }

@@ -9,10 +9,13 @@ import Testing
 struct ChoreMappingTests {
     let now = ChoreHome.now
 
-    @Test("fields from other clients fit a task: control characters out, CRLF notes, whole-second completions; a blank name or an hourly rule does not")
+    @Test(
+        "fields from other clients fit a task: control characters out, CRLF notes, whole-second completions; a blank name or an hourly rule does not"
+    )
     func normalized() throws {
         var fields = ChoreFields(
-            name: "  Bins\u{7}\r\nand more ", note: "line one\r\nline two\u{1B}[31m", completed: now.addingTimeInterval(0.75))
+            name: "  Bins\u{7}\r\nand more ", note: "line one\r\nline two\u{1B}[31m",
+            completed: now.addingTimeInterval(0.75))
         fields = try ChoreMapping.normalized(fields)
         #expect(fields.name == "Bins  and more")
         #expect(fields.note == "line one\nline two[31m")
@@ -34,12 +37,15 @@ struct ChoreMappingTests {
         #expect(result.note == "a\r\nb" && result.due == now)
     }
 
-    @Test("a completion newer than the last is recorded; the rhythm keeps its anchor when the due date moved because of it, and restarts on a new due date")
+    @Test(
+        "a completion newer than the last is recorded; the rhythm keeps its anchor when the due date moved because of it, and restarts on a new due date"
+    )
     func completion() throws {
         let weekly = try Frequency(count: 1, unit: .week)
         let due = try choreDay("2026-11-20")
         let task = HouseholdTask(
-            id: 1, name: "Bins", dueDate: due, frequency: weekly, anchorDate: try choreDay("2026-10-30"), createdAt: now)
+            id: 1, name: "Bins", dueDate: due, frequency: weekly, anchorDate: try choreDay("2026-10-30"), createdAt: now
+        )
         let local = ChoreSyncTask(task: task, lastCompletion: now.addingTimeInterval(-86_400 * 7))
         var done = ChoreMapping.fields(of: local, base: nil)
         done.due = try choreDay("2026-11-27")
@@ -61,7 +67,8 @@ struct ChoreMappingTests {
         #expect(ChoreMapping.task(older, current: local, articleID: nil, now: now).completion == nil)
     }
 
-    @Test("a task keeps the link it was received with when its article is not here, so the link is never sent as removed")
+    @Test(
+        "a task keeps the link it was received with when its article is not here, so the link is never sent as removed")
     func link() {
         let task = HouseholdTask(id: 1, name: "Read: x", createdAt: now)
         let base = ChoreFields(name: "Read: x", link: URL(string: "https://example.org/x"))

@@ -206,6 +206,48 @@ struct ChoreSyncTests {
         }
     }
 
+    @Test(
+        "a read-later chore carries its article's link as URL; a home that has the article links to it, one that has not keeps the link"
+    )
+    func readLater() async throws {
+        try await withRadicale { server in
+            let chores = try server.makeCalendar("chores")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-later-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let feed = directory.appendingPathComponent("kitchen.xml")
+            try Data(
+                FeedGettingStartedTests.rss.replacingOccurrences(
+                    of: "<guid>1</guid>", with: "<guid>1</guid><link>https://example.com/sourdough</link>"
+                ).utf8
+            ).write(to: feed)
+            let (a, b, c) = (try ChoreHome(server), try ChoreHome(server), try ChoreHome(server))
+            var articles: [Int64] = []
+            for home in [a, b] {
+                let service = FeedService(store: home.store, fetcher: HTTPFeedFetcher())
+                let subscription = try await service.subscribe(url: feed)
+                let stored = try await service.articles(matching: ArticleQuery(feedID: subscription.feed.id))
+                articles.append(try #require(stored.first { $0.article.title == "Sourdough starter" }?.id))
+            }
+            for home in [a, b, c] { try await home.setUp(server, chores) }
+            _ = try await a.tasks.add(name: "Read: Sourdough starter", articleID: articles[0])
+            _ = try await a.sync.sync()
+            let client = try CalDAVClientTests.client(server, chores)
+            let objects = try await client.fetch(try await client.members().map(\.href))
+            #expect(objects.first?.icalendar?.contains("URL:https://example.com/sourdough") == true)
+            _ = try await b.sync.sync()
+            #expect(try await b.task("Read: Sourdough starter").articleID == articles[1])
+            _ = try await c.sync.sync()
+            let unlinked = try await c.task("Read: Sourdough starter")
+            #expect(unlinked.articleID == nil)
+            // An edit there keeps the link on the server.
+            _ = try await c.tasks.edit(id: try #require(unlinked.id), due: .set(try choreDay("2026-11-30")))
+            #expect(try await c.sync.sync().sent == 1)
+            let after = try await client.fetch(try await client.members().map(\.href))
+            #expect(after.first?.icalendar?.contains("URL:https://example.com/sourdough") == true)
+        }
+    }
+
     /// The `.ics` files Radicale keeps for a collection.
     static func objects(_ server: RadicaleServer, _ name: String) throws -> [URL] {
         try FileManager.default.contentsOfDirectory(

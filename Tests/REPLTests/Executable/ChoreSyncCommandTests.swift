@@ -66,6 +66,9 @@ struct ChoreSyncCommandTests {
             let missing = try b.run(["task sync setup \(chores.absoluteString)"])
             #expect(missing.status == 1)
             #expect(missing.err.contains("no password for 127.0.0.1"), "\(missing.err)")
+            let noUser = try b.run(["task sync setup \(chores.absoluteString)"], environment: secret)
+            #expect(noUser.status == 1)
+            #expect(noUser.err.contains("TIDINGS_CALDAV_PASSWORD is set but no user is named"), "\(noUser.err)")
             let synced = try b.run(
                 ["task sync setup \(chores.absoluteString) --user alice", "task sync", "task list"], json: true,
                 environment: secret)

@@ -12,13 +12,17 @@ import Testing
 struct ChoreSyncKillTests {
     static let count = 120
 
-    @Test("syncs killed at any moment, then one that ends: every chore is on the server once, and the other home gets exactly them")
+    @Test(
+        "syncs killed at any moment, then one that ends: every chore is on the server once, and the other home gets exactly them"
+    )
     func killedSyncs() async throws {
         try await withRadicale { server in
             let binary = try #require(TidingsBinary.url)
             let password = ["TIDINGS_CALDAV_PASSWORD": server.password]
             func home() throws -> ChoreSyncCommandTests.Home { try ChoreSyncCommandTests.Home(netrc: nil) }
-            let adds = (1...Self.count).map { "task add \"Chore \($0)\" --due 2026-12-\(String(format: "%02d", $0 % 28 + 1))" }
+            let adds = (1...Self.count).map {
+                "task add \"Chore \($0)\" --due 2026-12-\(String(format: "%02d", $0 % 28 + 1))"
+            }
 
             // How long a whole first sync takes here, to spread the kills over it.
             let probe = try home()
@@ -33,14 +37,17 @@ struct ChoreSyncKillTests {
             let chores = try server.makeCalendar("chores")
             let a = try home()
             defer { try? FileManager.default.removeItem(at: a.directory) }
-            let setUp = try a.run(["task sync setup \(chores.absoluteString) --user alice"] + adds, environment: password)
+            let setUp = try a.run(
+                ["task sync setup \(chores.absoluteString) --user alice"] + adds, environment: password)
             #expect(setUp.status == 0, "\(setUp.err)")
             var killed = 0
             func killedSync(after delay: Double) async throws {
                 let process = Process()
                 process.executableURL = binary
                 process.arguments = ["--home", a.tidings, "-c", "task sync"]
-                process.environment = ProcessInfo.processInfo.environment.merging(a.environment.merging(password) { _, new in new }) { _, new in new }
+                process.environment = ProcessInfo.processInfo.environment.merging(
+                    a.environment.merging(password) { _, new in new }
+                ) { _, new in new }
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice
                 try process.run()
@@ -58,18 +65,24 @@ struct ChoreSyncKillTests {
             }
             for step in 1..<8 { try await killedSync(after: whole * Double(step) / 8) }
             let objects = server.storage.appendingPathComponent("collection-root/alice/chores")
-            let partial = try FileManager.default.contentsOfDirectory(atPath: objects.path).filter { $0.hasSuffix(".ics") }
+            let partial = try FileManager.default.contentsOfDirectory(atPath: objects.path).filter {
+                $0.hasSuffix(".ics")
+            }
             let finished = try a.run(["task sync"], environment: password)
             #expect(finished.status == 0, "\(finished.err)")
-            let files = try FileManager.default.contentsOfDirectory(atPath: objects.path).filter { $0.hasSuffix(".ics") }
+            let files = try FileManager.default.contentsOfDirectory(atPath: objects.path).filter {
+                $0.hasSuffix(".ics")
+            }
             #expect(files.count == Self.count, "\(partial.count) after the kills, \(files.count) at the end")
 
             // Phase two: changes and deletions, killed again.
-            let edits = (1...20).map { "task edit \($0) --note \"changed \($0)\"" } + (21...40).map { "task remove \($0)" }
+            let edits =
+                (1...20).map { "task edit \($0) --note \"changed \($0)\"" } + (21...40).map { "task remove \($0)" }
             #expect(try a.run(edits, environment: password).status == 0)
             for step in 1..<6 { try await killedSync(after: whole * Double(step) / 16) }
             #expect(try a.run(["task sync"], environment: password).status == 0)
-            #expect(try a.run(["task sync"], environment: password).out.contains("synced: sent 0, received 0, deleted 0"))
+            #expect(
+                try a.run(["task sync"], environment: password).out.contains("synced: sent 0, received 0, deleted 0"))
 
             let b = try home()
             defer { try? FileManager.default.removeItem(at: b.directory) }

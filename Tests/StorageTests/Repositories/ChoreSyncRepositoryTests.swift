@@ -78,9 +78,12 @@ struct ChoreSyncRepositoryTests {
         let database = try AppDatabase.inMemory()
         let sync = ChoreSyncRepository(database: database)
         let task = HouseholdTask(
-            name: "Plants", dueDate: now, frequency: try Frequency(count: 3, unit: .day), articleID: 999, createdAt: now)
+            name: "Plants", dueDate: now, frequency: try Frequency(count: 3, unit: .day), articleID: 999, createdAt: now
+        )
         let result = try await sync.apply(
-            .insert(task, completion: TaskCompletion(taskID: nil, dueDate: nil, completedAt: now), item: item("p", task: nil)),
+            .insert(
+                task, completion: TaskCompletion(taskID: nil, dueDate: nil, completedAt: now),
+                item: item("p", task: nil)),
             source: .app)
         guard case .written(let id?) = result else {
             Issue.record("not written: \(result)")
@@ -94,7 +97,9 @@ struct ChoreSyncRepositoryTests {
         #expect(try await sync.articleID(link: URL(string: "https://example.org/a")!) == nil)
     }
 
-    @Test("a change from the server is saved only over the task it was merged with; a task changed meanwhile is left for the next sync")
+    @Test(
+        "a change from the server is saved only over the task it was merged with; a task changed meanwhile is left for the next sync"
+    )
     func stale() async throws {
         let database = try AppDatabase.inMemory()
         let sync = ChoreSyncRepository(database: database)
@@ -111,7 +116,8 @@ struct ChoreSyncRepositoryTests {
         var newer = item("b", task: id)
         newer.etag = "\"b2\""
         #expect(
-            try await sync.apply(.update(remote, expected: saved, completion: nil, item: newer), source: .app) == .stale)
+            try await sync.apply(.update(remote, expected: saved, completion: nil, item: newer), source: .app) == .stale
+        )
         #expect(try await tasks.task(id: id)?.name == "Bins (user)")
         #expect(try await sync.items().map(\.etag) == ["\"b\""])
         #expect(try await sync.apply(.delete(expected: saved, href: newer.href), source: .app) == .stale)
@@ -120,7 +126,8 @@ struct ChoreSyncRepositoryTests {
                 == .written(taskID: id))
         #expect(try await tasks.task(id: id)?.name == "Bins (server)")
         #expect(try await sync.items().map(\.etag) == ["\"b2\""])
-        #expect(try await sync.apply(.delete(expected: remote, href: newer.href), source: .app) == .written(taskID: nil))
+        #expect(
+            try await sync.apply(.delete(expected: remote, href: newer.href), source: .app) == .written(taskID: nil))
         #expect(try await tasks.task(id: id) == nil)
         #expect(try await sync.items().isEmpty)
     }
@@ -129,7 +136,8 @@ struct ChoreSyncRepositoryTests {
     func reserve() async throws {
         let database = try AppDatabase.inMemory()
         let sync = ChoreSyncRepository(database: database)
-        let id = try #require(try await TaskRepository(database: database).save(HouseholdTask(name: "Bins", createdAt: now)).id)
+        let id = try #require(
+            try await TaskRepository(database: database).save(HouseholdTask(name: "Bins", createdAt: now)).id)
         var first = item("one", task: id)
         first.etag = nil
         var second = item("two", task: id)
