@@ -7,7 +7,9 @@ import Foundation
 ///
 /// Invariants: nothing crashes; an object that reads is written back exactly as it came, and
 /// reads again to the same object; a chore whose fields read keeps its text when the same
-/// fields are applied, and reads back a changed name and note when they are.
+/// fields are applied, and reads back a changed name and note when they are; fields that fit
+/// a task (as a sync takes them) make a valid task, and the object patched to them reads back
+/// to the same fields, so a sync never sees a change it made itself.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzICalendar(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
@@ -20,6 +22,22 @@ func fuzzICalendar(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     utc.timeZone = TimeZone(identifier: "UTC") ?? .gmt
     guard var chore = try? ChoreObject(parsing: text), let fields = try? chore.fields(calendar: utc) else { return 0 }
     let now = Date(timeIntervalSince1970: 1_731_000_000)
+    if let fitting = try? ChoreMapping.normalized(fields) {
+        let task = ChoreMapping.task(fitting, current: nil, articleID: nil, now: now).task
+        guard (try? task.validate()) != nil, (try? ChoreMapping.normalized(fitting)) == fitting else {
+            fatalError("fields that fit a task make an invalid one: \(task)")
+        }
+        // What a sync sends after an edit here: a new name, due day and completion.
+        var wanted = fitting
+        wanted.name = fitting.name + " x"
+        wanted.due = Date(timeIntervalSince1970: 1_795_478_400)  // 2026-11-24
+        wanted.completed = wanted.frequency != nil || wanted.isDone ? now : nil
+        var patched = chore
+        patched.apply(ChoreMapping.patched(raw: fields, normalized: fitting, wanted: wanted), now: now, calendar: utc)
+        guard let back = try? ChoreObject(parsing: patched.calendar.text).fields(calendar: utc),
+            (try? ChoreMapping.normalized(back)) == wanted
+        else { fatalError("the patched object reads back to other fields:\n\(patched.calendar.text.debugDescription)") }
+    }
     var same = chore
     same.apply(fields, now: now, calendar: utc)
     guard same.calendar.text == text else { fatalError("applying the fields it has changed the object") }

@@ -26,7 +26,7 @@ package enum ChoreMapping {
 
     /// `fields` as a task holds them: control characters out of the name (a line break
     /// becomes a space) and the note (but tab and newline), a blank note none, completion times
-    /// to the second, a frequency within the task rules.
+    /// to the second (none for an open one-off chore), a frequency within the task rules.
     package static func normalized(_ fields: ChoreFields) throws(Unfit) -> ChoreFields {
         var result = fields
         let name = String(
@@ -53,7 +53,9 @@ package enum ChoreMapping {
                 throw Unfit(description: "its RRULE is not a task frequency: \(error)")
             }
         }
-        result.completed = fields.completed.map(wholeSeconds)
+        // A one-off chore that is not done has no completion (another client may leave its
+        // COMPLETED behind when it reopens one).
+        result.completed = fields.frequency == nil && !fields.isDone ? nil : fields.completed.map(wholeSeconds)
         return result
     }
 
