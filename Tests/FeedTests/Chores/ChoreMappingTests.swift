@@ -14,7 +14,7 @@ struct ChoreMappingTests {
     )
     func normalized() throws {
         var fields = ChoreFields(
-            name: "  Bins\u{7}\r\nand more ", note: "line one\r\nline two\u{1B}[31m",
+            name: "  Bins\u{7}\r\nand more ", note: "line one\r\nline two\u{1B}[31m", isDone: true,
             completed: now.addingTimeInterval(0.75))
         fields = try ChoreMapping.normalized(fields)
         #expect(fields.name == "Bins  and more")
@@ -25,6 +25,8 @@ struct ChoreMappingTests {
             try ChoreMapping.normalized(ChoreFields(name: "x", frequency: try Frequency(count: 1000, unit: .day)))
         }
         #expect(try ChoreMapping.normalized(ChoreFields(name: "x", note: " \n ")).note == nil)
+        // A COMPLETED left behind on a reopened one-off chore is no completion.
+        #expect(try ChoreMapping.normalized(ChoreFields(name: "x", isDone: false, completed: now)).completed == nil)
     }
 
     @Test("a patch takes only the fields that changed, so what another client wrote in the others stays")
