@@ -1,0 +1,57 @@
+"""The reference CalDAV client (python-caldav, with the icalendar library) for side-by-side
+checks: what it reads of the chores Tidings wrote, and chores it writes for Tidings to read.
+
+Usage: caldav_client.py BASE_URL USER PASSWORD COLLECTION_PATH list
+       caldav_client.py BASE_URL USER PASSWORD COLLECTION_PATH add UID SUMMARY DUE_DATE RRULE
+       caldav_client.py BASE_URL USER PASSWORD COLLECTION_PATH complete UID
+
+`list` prints one JSON array of the VTODOs as icalendar parses them (summary, description,
+due as an ISO date, rrule as text, status, completed); `add` writes a VTODO built with
+icalendar (RRULE may be empty); `complete` marks one completed, as a one-off client would.
+Run it with the Python that `make deps` installs under .build/tools/caldav.
+"""
+import datetime
+import json
+import sys
+
+import caldav
+import icalendar
+
+base, user, password, path, command = sys.argv[1:6]
+client = caldav.DAVClient(url=base, username=user, password=password)
+calendar = client.calendar(url=base.rstrip("/") + path)
+
+if command == "list":
+    todos = []
+    for todo in calendar.todos(include_completed=True):
+        component = icalendar.Calendar.from_ical(todo.data).walk("VTODO")[0]
+        due = component.get("DUE")
+        rrule = component.get("RRULE")
+        completed = component.get("COMPLETED")
+        todos.append({
+            "uid": str(component.get("UID")),
+            "summary": str(component.get("SUMMARY")),
+            "description": str(component.get("DESCRIPTION")) if component.get("DESCRIPTION") else None,
+            "due": due.dt.isoformat()[:10] if due else None,
+            "rrule": rrule.to_ical().decode() if rrule else None,
+            "status": str(component.get("STATUS")) if component.get("STATUS") else None,
+            "completed": completed.dt.astimezone(datetime.timezone.utc).isoformat() if completed else None,
+        })
+    print(json.dumps(sorted(todos, key=lambda todo: todo["summary"])))
+elif command == "add":
+    uid, summary, due, rrule = sys.argv[6:10]
+    ical = icalendar.Calendar()
+    ical.add("prodid", "-//python-caldav reference//EN")
+    ical.add("version", "2.0")
+    todo = icalendar.Todo()
+    todo.add("uid", uid)
+    todo.add("dtstamp", datetime.datetime(2026, 11, 23, 12, tzinfo=datetime.timezone.utc))
+    todo.add("summary", summary)
+    todo.add("due", datetime.date.fromisoformat(due))
+    if rrule:
+        todo.add("rrule", icalendar.vRecur.from_ical(rrule))
+    ical.add_component(todo)
+    calendar.save_todo(ical.to_ical().decode())
+elif command == "complete":
+    todo = calendar.todo_by_uid(sys.argv[6])
+    todo.complete(completion_timestamp=datetime.datetime(2026, 11, 23, 12, tzinfo=datetime.timezone.utc))
