@@ -1,3 +1,6 @@
+import Foundation
+import Models
+
 /// Merges a chore changed on both sides since the last sync, field by field against what both
 /// last agreed on: a field changed on one side only takes that change; a field both changed
 /// the same way keeps it; a field both changed differently takes the server's (the other
@@ -25,5 +28,22 @@ package enum ChoreMerge {
         field("completed", \.completed)
         field("link", \.link)
         return (merged, conflicts)
+    }
+
+    /// A field's value as a conflict reports it: text in quotes, a day as `2026-12-01`, a
+    /// frequency as `every 2 weeks`, `none` for no value.
+    package static func text(of field: String, in fields: ChoreFields) -> String {
+        func quoted(_ text: String?) -> String { text.map { "\"\($0)\"" } ?? "none" }
+        switch field {
+        case "name": return quoted(fields.name)
+        case "note": return quoted(fields.note)
+        case "due":
+            return fields.due.map { HouseholdTask(name: "-", dueDate: $0, createdAt: $0).dueDay ?? "none" } ?? "none"
+        case "frequency": return fields.frequency.map { "\($0)" } ?? "once"
+        case "done": return fields.isDone ? "done" : "open"
+        case "completed": return fields.completed.map { RFC3339.string(from: $0) } ?? "none"
+        case "link": return fields.link?.absoluteString ?? "none"
+        default: return "?"
+        }
     }
 }

@@ -201,9 +201,15 @@ private struct Run {
         // Changed on both sides.
         let (merged, fields) = ChoreMerge.merge(base: base, local: mine, remote: parsed.fields)
         if !fields.isEmpty {
-            conflict(
-                local.task.name, fields: fields,
-                "\(fields.joined(separator: ", ")) changed on both sides: the other device's change was kept")
+            let discarded = Dictionary(
+                fields.map { ($0, ChoreMerge.text(of: $0, in: mine)) }, uniquingKeysWith: { a, _ in a })
+            let had = fields.map { "\($0) \(discarded[$0] ?? "")" }.joined(separator: ", ")
+            outcome.summary.conflicts.append(
+                ChoreSyncConflict(
+                    task: local.task.name, fields: fields,
+                    resolution:
+                        "\(fields.joined(separator: ", ")) changed on both sides: the other device's change was kept; this device had \(had)",
+                    discarded: discarded))
         }
         let (task, completion) = ChoreMapping.task(
             merged, current: local, articleID: try await articleID(merged.link, current: local), now: engine.now())

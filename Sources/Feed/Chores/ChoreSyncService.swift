@@ -12,12 +12,16 @@ public struct ChoreSyncConflict: Sendable, Hashable {
     public var fields: [String]
     /// What the sync did, in words.
     public var resolution: String
+    /// This device's values of `fields`, which the other device's replaced, as text (`due`:
+    /// `2026-12-01` or `none`): reported, so that no change is lost unseen.
+    public var discarded: [String: String]
 
     /// Creates the value.
-    public init(task: String, fields: [String], resolution: String) {
+    public init(task: String, fields: [String], resolution: String, discarded: [String: String] = [:]) {
         self.task = task
         self.fields = fields
         self.resolution = resolution
+        self.discarded = discarded
     }
 }
 

@@ -49,6 +49,7 @@ struct ChoreSyncCommands {
                     .object([
                         "task": .string($0.task), "fields": .array($0.fields.map { .string($0) }),
                         "resolution": .string($0.resolution),
+                        "discarded": .object($0.discarded.mapValues { .string($0) }),
                     ])
                 }),
             "skipped": .array(

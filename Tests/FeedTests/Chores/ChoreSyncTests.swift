@@ -102,6 +102,11 @@ struct ChoreSyncTests {
             let merged = try await a.sync.sync()
             #expect(merged.conflicts.map(\.fields) == [["name"]])
             #expect(merged.conflicts.first?.task == "Clean the gutters (front)")
+            // The change that lost is reported with its value: nothing is lost unseen.
+            #expect(merged.conflicts.first?.discarded == ["name": "\"Clean the gutters (front)\""])
+            #expect(
+                merged.conflicts.first?.resolution.hasSuffix("this device had name \"Clean the gutters (front)\"")
+                    == true)
             #expect(merged.sent == 1)
             _ = try await b.sync.sync()
             let expected = ChoreHome.Listed(
