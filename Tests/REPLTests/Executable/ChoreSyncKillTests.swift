@@ -105,4 +105,60 @@ struct ChoreSyncKillTests {
             #expect(killed >= 4, "\(killed) kills landed")
         }
     }
+
+    @Test("two processes syncing one home at once (a session's background sync and a script) send every chore once")
+    func concurrentSyncs() async throws {
+        try await withRadicale { server in
+            let binary = try #require(TidingsBinary.url)
+            let password = ["TIDINGS_CALDAV_PASSWORD": server.password]
+            let chores = try server.makeCalendar("chores")
+            let home = try ChoreSyncCommandTests.Home(netrc: nil)
+            defer { try? FileManager.default.removeItem(at: home.directory) }
+            let adds = (1...Self.count).map { "task add \"Chore \($0)\"" }
+            #expect(
+                try home.run(["task sync setup \(chores.absoluteString) --user alice"] + adds, environment: password)
+                    .status == 0)
+            for round in 0..<3 {
+                if round > 0 {
+                    let edits = (1...10).map { "task edit \($0 + round * 10) --note \"round \(round)\"" }
+                    _ = try home.run(edits + ["task add \"New in round \(round)\""], environment: password)
+                }
+                var processes: [Process] = []
+                for _ in 0..<2 {
+                    let process = Process()
+                    process.executableURL = binary
+                    process.arguments = ["--home", home.tidings, "-c", "task sync"]
+                    process.environment = ProcessInfo.processInfo.environment.merging(
+                        home.environment.merging(password) { _, new in new }
+                    ) { _, new in new }
+                    process.standardOutput = FileHandle.nullDevice
+                    process.standardError = FileHandle.nullDevice
+                    try process.run()
+                    processes.append(process)
+                }
+                for process in processes { process.waitUntilExit() }
+            }
+            // Whatever one of them could not finish, a last sync does.
+            #expect(try home.run(["task sync"], environment: password).status == 0)
+            let objects = server.storage.appendingPathComponent("collection-root/alice/chores")
+            let files = try FileManager.default.contentsOfDirectory(atPath: objects.path).filter {
+                $0.hasSuffix(".ics")
+            }
+            #expect(files.count == Self.count + 2)
+            let other = try ChoreSyncCommandTests.Home(netrc: nil)
+            defer { try? FileManager.default.removeItem(at: other.directory) }
+            let received = try other.run(
+                ["task sync setup \(chores.absoluteString) --user alice", "task sync", "task list --all"], json: true,
+                environment: password)
+            let mine = try home.run(["task list --all"], json: true, environment: password)
+            func tasks(_ line: some StringProtocol) throws -> [String] {
+                let document = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                return ((document?["tasks"] as? [[String: Any]]) ?? []).map {
+                    "\($0["name"] ?? "")|\($0["note"] ?? "")"
+                }
+                .sorted()
+            }
+            #expect(try tasks(received.out.split(separator: "\n").last ?? "") == (try tasks(mine.out)))
+        }
+    }
 }
