@@ -128,8 +128,9 @@ private struct Run {
         for href in removed.sorted() { try await removedThere(href) }
         // 4. Our changes, additions and deletions.
         try await reload()
+        let byTask = Dictionary(items.values.compactMap { item in item.taskID.map { ($0, item) } }) { a, _ in a }
         for local in tasks.values.sorted(by: { ($0.task.id ?? 0) < ($1.task.id ?? 0) }) {
-            try await send(local)
+            try await send(local, item: local.task.id.flatMap { byTask[$0] })
         }
         for item in items.values.sorted(by: { $0.href < $1.href }) where item.taskID == nil {
             try await deletedHere(item)
@@ -251,9 +252,9 @@ private struct Run {
     // MARK: - Our side
 
     /// Sends a task that is new here or changed since the last sync.
-    private mutating func send(_ local: ChoreSyncTask) async throws {
+    private mutating func send(_ local: ChoreSyncTask, item: ChoreSyncItem?) async throws {
         guard let taskID = local.task.id else { return }
-        guard let item = items.values.first(where: { $0.taskID == taskID }) else {
+        guard let item else {
             // New here: its object is saved before it is sent.
             let uid = UUID().uuidString
             let object = ChoreObject(
