@@ -64,6 +64,22 @@ extension AppDatabase {
         }
         migrator.registerMigration("v9-article-counts", foreignKeyChecks: .immediate, migrate: createArticleCounts)
         migrator.registerMigration("v10-chore-sync", foreignKeyChecks: .immediate, migrate: createChoreSync)
+        migrator.registerMigration("v11-chore-sync-undo", foreignKeyChecks: .immediate) { db in
+            // A task deleted and brought back by `task undo` (the same id: ids are never reused
+            // otherwise) gets its object back, so the next sync neither deletes the chore on the
+            // server nor sends it again as a new one.
+            try db.execute(
+                sql: """
+                    ALTER TABLE choreSyncItem ADD COLUMN formerTaskId INTEGER;
+                    CREATE TRIGGER choreSyncItem_taskDeleted BEFORE DELETE ON task BEGIN
+                        UPDATE choreSyncItem SET formerTaskId = OLD.id WHERE taskId = OLD.id;
+                    END;
+                    CREATE TRIGGER choreSyncItem_taskRestored AFTER INSERT ON task BEGIN
+                        UPDATE choreSyncItem SET taskId = NEW.id, formerTaskId = NULL
+                        WHERE taskId IS NULL AND formerTaskId = NEW.id;
+                    END;
+                    """)
+        }
         return migrator
     }
 

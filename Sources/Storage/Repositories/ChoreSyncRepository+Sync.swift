@@ -159,9 +159,19 @@ extension ChoreSyncRepository {
         try record.insert(db)
     }
 
-    private static func save(_ item: ChoreSyncItem, _ db: Database) throws {
+    /// Saves an object as synced: a row with the same href is updated (keeping the task it
+    /// was before a deletion here, for `task undo`), one with the same UID elsewhere replaced.
+    static func save(_ item: ChoreSyncItem, _ db: Database) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO choreSyncItem (href, uid, taskId, etag, icalendar) VALUES (?, ?, ?, ?, ?)",
+            sql: "DELETE FROM choreSyncItem WHERE uid = ? AND href <> ?", arguments: [item.uid, item.href])
+        try db.execute(
+            sql: """
+                INSERT INTO choreSyncItem (href, uid, taskId, etag, icalendar) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (href) DO UPDATE SET
+                    uid = excluded.uid, taskId = excluded.taskId, etag = excluded.etag,
+                    icalendar = excluded.icalendar,
+                    formerTaskId = CASE WHEN excluded.taskId IS NULL THEN formerTaskId END
+                """,
             arguments: [item.href, item.uid, item.taskID, item.etag, item.icalendar])
     }
 }

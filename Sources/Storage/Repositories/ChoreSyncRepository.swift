@@ -65,11 +65,7 @@ public struct ChoreSyncRepository: Sendable {
     public func save(_ items: [ChoreSyncItem], removing removed: [String] = []) async throws(StorageError) {
         try await database.write(source: .app) { db in
             for href in removed { try db.execute(sql: "DELETE FROM choreSyncItem WHERE href = ?", arguments: [href]) }
-            let statement = try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO choreSyncItem (href, uid, taskId, etag, icalendar) VALUES (?, ?, ?, ?, ?)")
-            for item in items {
-                try statement.execute(arguments: [item.href, item.uid, item.taskID, item.etag, item.icalendar])
-            }
+            for item in items { try Self.save(item, db) }
         }
     }
 }

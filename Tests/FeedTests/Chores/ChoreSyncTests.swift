@@ -253,6 +253,33 @@ struct ChoreSyncTests {
         }
     }
 
+    @Test(
+        "a chore removed and brought back with task undo keeps its object: no deletion goes out, no copy, and a change made there meanwhile arrives"
+    )
+    func undoneRemoval() async throws {
+        try await withRadicale { server in
+            let chores = try server.makeCalendar("chores")
+            let (a, b) = (try ChoreHome(server), try ChoreHome(server))
+            try await a.setUp(server, chores)
+            try await b.setUp(server, chores)
+            let bins = try await a.tasks.add(name: "Bins", due: try choreDay("2026-11-24"))
+            _ = try await a.sync.sync()
+            _ = try await b.sync.sync()
+            try await a.tasks.remove(id: try #require(bins.id))
+            _ = try await a.tasks.undo()
+            _ = try await b.tasks.edit(id: try #require(try await b.task("Bins").id), note: .set("the blue one"))
+            _ = try await b.sync.sync()
+            let summary = try await a.sync.sync()
+            #expect(summary.deleted == 0 && summary.sent == 0 && summary.conflicts.isEmpty, "\(summary)")
+            #expect(
+                try await a.list() == [
+                    .init(name: "Bins", note: "the blue one", due: "2026-11-24", every: nil, done: false)
+                ])
+            #expect(try ChoreSyncTests.objects(server, "chores").count == 1)
+            #expect(try await b.sync.sync() == ChoreSyncSummary())
+        }
+    }
+
     /// The `.ics` files Radicale keeps for a collection.
     static func objects(_ server: RadicaleServer, _ name: String) throws -> [URL] {
         try FileManager.default.contentsOfDirectory(

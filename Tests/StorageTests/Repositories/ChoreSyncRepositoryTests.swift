@@ -147,4 +147,26 @@ struct ChoreSyncRepositoryTests {
         #expect(try await sync.apply(.reserve(item("gone", task: 4242)), source: .app) == .stale)
         #expect(try await sync.items() == [first])
     }
+
+    @Test("a task deleted and restored by undo gets its object back, also after a sync saved the object meanwhile")
+    func undoRelinks() async throws {
+        let database = try AppDatabase.inMemory()
+        let sync = ChoreSyncRepository(database: database)
+        let tasks = TaskRepository(database: database)
+        let id = try #require(try await tasks.save(HouseholdTask(name: "Bins", createdAt: now), undoable: true).id)
+        try await sync.save([item("b", task: id)])
+        try await tasks.delete(id: id, undoable: true)
+        #expect(try await sync.items().map(\.taskID) == [nil])
+        // A sync that sees the object unchanged there saves it again, still without a task.
+        var again = item("b", task: nil)
+        again.etag = "\"b2\""
+        _ = try await sync.apply(.item(again), source: .app)
+        _ = try await tasks.undo()
+        #expect(try await sync.items().map(\.taskID) == [id])
+        #expect(try await sync.items().map(\.etag) == ["\"b2\""])
+        // A new task never takes an old task's object.
+        let other = try await tasks.save(HouseholdTask(name: "Dishes", createdAt: now))
+        #expect(other.id != id)
+        #expect(try await sync.items().map(\.taskID) == [id])
+    }
 }
