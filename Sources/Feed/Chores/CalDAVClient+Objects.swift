@@ -16,6 +16,16 @@ package struct CalDAVChanges: Sendable, Equatable {
     package var removed: [String]
     /// The token to ask with next time.
     package var token: String?
+    /// Whether the server sent only part of the changes (RFC 6578 §3.6: 507 on the collection
+    /// itself); asking again with `token` gives the rest.
+    package var truncated = false
+
+    package init(changed: [CalDAVObject], removed: [String], token: String?, truncated: Bool = false) {
+        self.changed = changed
+        self.removed = removed
+        self.token = token
+        self.truncated = truncated
+    }
 }
 
 /// How a conditional write ended.
@@ -46,12 +56,15 @@ extension CalDAVClient {
             return nil
         }
         var changes = CalDAVChanges(changed: [], removed: [], token: status.syncToken)
+        for response in status.responses where isCollection(response.href) && response.status == 507 {
+            changes.truncated = true
+        }
         for response in status.responses where !isCollection(response.href) {
             if response.status == 404 {
                 changes.removed.append(response.href)
             } else {
                 changes.changed.append(
-                    CalDAVObject(href: response.href, etag: response.property(DAVMultistatus.dav, "getetag")?.text))
+                    CalDAVObject(href: response.href, etag: Self.etag(response)))
             }
         }
         return changes
@@ -67,7 +80,7 @@ extension CalDAVClient {
         let status = try await multistatus(method: "PROPFIND", url: collection, depth: "1", body: body)
         return status.responses.compactMap { response in
             guard !isCollection(response.href) else { return nil }
-            return CalDAVObject(href: response.href, etag: response.property(DAVMultistatus.dav, "getetag")?.text)
+            return CalDAVObject(href: response.href, etag: Self.etag(response))
         }
     }
 
@@ -86,7 +99,7 @@ extension CalDAVClient {
         return status.responses.compactMap { response in
             guard let data = response.property(DAVMultistatus.caldav, "calendar-data")?.text else { return nil }
             return CalDAVObject(
-                href: response.href, etag: response.property(DAVMultistatus.dav, "getetag")?.text, icalendar: data)
+                href: response.href, etag: Self.etag(response), icalendar: data)
         }
     }
 
@@ -119,6 +132,11 @@ extension CalDAVClient {
         case 412: return .conflict
         default: throw error(for: response.status, url: url)
         }
+    }
+
+    /// A response's `getetag`, without the white space around it; `nil` when there is none.
+    static func etag(_ response: DAVMultistatus.Response) -> String? {
+        response.property(DAVMultistatus.dav, "getetag")?.text.trimmedWhitespace.nonEmpty
     }
 
     /// The href of a new object named after its UID, in the collection.

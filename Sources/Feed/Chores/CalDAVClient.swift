@@ -13,6 +13,7 @@ package enum CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
     case notACalendar(URL)
     case noTodos(URL)
     case insufficientStorage
+    case redirected(URL)
     case server(status: Int)
     case unreachable(String)
     case malformed(String)
@@ -29,6 +30,8 @@ package enum CalDAVError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notACalendar(let url): "\(url.absoluteString) is not a calendar collection"
         case .noTodos(let url): "the calendar at \(url.absoluteString) does not accept tasks (VTODO)"
         case .insufficientStorage: "the server is out of space (HTTP 507); nothing was lost, try again later"
+        case .redirected(let url):
+            "the server redirects to \(url.absoluteString): set up the collection's own URL (redirects are not followed)"
         case .server(let status): "the server answered HTTP \(status)"
         case .unreachable(let reason): "cannot reach the server: \(reason)"
         case .malformed(let reason): "the server's answer could not be read: \(reason)"
@@ -69,7 +72,8 @@ package struct CalDAVClient: Sendable {
             return .basic(user: again.user, password: again.password)
         }
         client = AuthenticatedClient(
-            client: APIClient(baseURL: collection, transport: transport, retry: .never), authenticator: authenticator)
+            client: APIClient(baseURL: collection, transport: transport, retry: .never, maxRedirects: 0),
+            authenticator: authenticator)
     }
 
     /// Checks that the collection is a calendar that takes tasks, and reads its name and sync
@@ -126,6 +130,10 @@ package struct CalDAVClient: Sendable {
             throw .noPassword(user: user, host: collection.host ?? "")
         } catch .refreshLoop {
             throw .unauthorized(user: user)
+        } catch .tooManyRedirects(let target) {
+            // WebDAV writes are never followed elsewhere: the credentials and the chore would go
+            // where the collection's owner did not send them.
+            throw .redirected(target)
         } catch {
             throw .unreachable(error.errorDescription ?? "\(error)")
         }

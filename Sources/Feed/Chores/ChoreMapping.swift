@@ -9,13 +9,21 @@ package enum ChoreMapping {
     /// The fields a task shares. A task keeps the link it was received with when it has no
     /// article here (`base`'s link): the link cannot be changed here, so it is never sent
     /// as removed.
+    ///
+    /// Its completion is the one both sides agreed on while that one is still recorded here
+    /// and nothing newer is; a newer one when the chore was done here since; the newest left
+    /// when the agreed one was undone here.
     package static func fields(of local: ChoreSyncTask, base: ChoreFields?) -> ChoreFields {
         let task = local.task
         let recurring = task.frequency != nil
+        let done = local.completions.map(wholeSeconds)
+        var completed = done.last
+        if let agreed = base?.completed, done.contains(agreed), done.last.map({ $0 <= agreed }) ?? true {
+            completed = agreed
+        }
         return ChoreFields(
             name: task.name, note: task.note, due: task.dueDate, frequency: task.frequency,
-            isDone: !recurring && task.isDone,
-            completed: recurring || task.isDone ? local.lastCompletion.map(wholeSeconds) : nil,
+            isDone: !recurring && task.isDone, completed: recurring || task.isDone ? completed : nil,
             link: local.articleLink ?? base?.link)
     }
 
@@ -85,6 +93,17 @@ package enum ChoreMapping {
     package static func task(
         _ fields: ChoreFields, current: ChoreSyncTask?, articleID: Int64?, now: Date
     ) -> (task: HouseholdTask, completion: TaskCompletion?) {
+        let (task, completion, _) = task(fields, current: current, base: nil, articleID: articleID, now: now)
+        return (task, completion)
+    }
+
+    /// The task `fields` describe, as above; and, when `fields` take back the recurring
+    /// completion both sides had agreed on (`base`'s, undone on the other device), the
+    /// completions to forget here: those after the completion `fields` keep, up to the agreed
+    /// one (a completion made here since stays).
+    package static func task(
+        _ fields: ChoreFields, current: ChoreSyncTask?, base: ChoreFields?, articleID: Int64?, now: Date
+    ) -> (task: HouseholdTask, completion: TaskCompletion?, forgetting: ClosedRange<Date>?) {
         var task = current?.task ?? HouseholdTask(name: fields.name, createdAt: now)
         let old = task
         task.name = fields.name
@@ -106,8 +125,16 @@ package enum ChoreMapping {
             task.anchorDate = fields.due
         }
         task.articleID = articleID
-        if current == nil || task != old || completion != nil { task.modifiedAt = now }
-        return (task, completion)
+        var forgetting: ClosedRange<Date>?
+        if fields.frequency != nil, let agreed = base?.completed, let current,
+            current.completions.map(wholeSeconds).contains(agreed), fields.completed.map({ $0 < agreed }) ?? true
+        {
+            // After the completion kept (a second on, past its fraction), through the agreed one.
+            let start = fields.completed.map { $0.addingTimeInterval(1) } ?? .distantPast
+            forgetting = start...agreed.addingTimeInterval(0.999)
+        }
+        if current == nil || task != old || completion != nil || forgetting != nil { task.modifiedAt = now }
+        return (task, completion, forgetting)
     }
 
     /// `date` without its fraction of a second.

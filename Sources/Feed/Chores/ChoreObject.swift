@@ -177,7 +177,9 @@ package struct ChoreObject: Sendable, Equatable {
             guard changed else { return }
             todo.set(ICalendar.Property(name: "DTSTAMP", value: ICalendarDate.utcStamp(now)))
             todo.set(ICalendar.Property(name: "LAST-MODIFIED", value: ICalendarDate.utcStamp(now)))
-            if let sequence = todo.property("SEQUENCE").flatMap({ Int($0.value) }) {
+            if let sequence = todo.property("SEQUENCE").flatMap({ Int($0.value.trimmedWhitespace) }),
+                sequence >= 0, sequence < Int.max
+            {
                 todo.set(ICalendar.Property(name: "SEQUENCE", value: String(sequence + 1)))
             }
         }

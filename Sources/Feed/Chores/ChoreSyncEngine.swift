@@ -49,6 +49,10 @@ package struct ChoreSyncEngine {
         package var summary = ChoreSyncSummary()
         /// The token to store, when the server gives one.
         package var token: String?
+        /// Whether the old token must stay: a change seen in this sync was not taken (a task
+        /// changed here meanwhile, an object changed there again), so the next sync must list
+        /// it again.
+        package var keepsToken = false
     }
 
     /// Why a sync stopped.
@@ -80,7 +84,31 @@ private struct Run {
     var tasks: [Int64: ChoreSyncTask] = [:]
     var items: [String: ChoreSyncItem] = [:]
 
+    /// The hrefs the listing says are gone: an object that reappears under another href with
+    /// the same UID has moved.
+    var removedThisSync: Set<String> = []
+
     init(engine: ChoreSyncEngine) { self.engine = engine }
+
+    /// Every change since `token`, asking again while the server sends them in parts.
+    private func allChanges(since token: String?) async throws -> CalDAVChanges? {
+        guard var changes = try await client.changes(since: token) else { return nil }
+        var pages = 1
+        while changes.truncated, pages < 1_000 {
+            // A server that cannot continue what it cut short is listed member by member instead.
+            guard let more = try await client.changes(since: changes.token) else { return nil }
+            changes.changed += more.changed
+            changes.removed += more.removed
+            changes.token = more.token
+            changes.truncated = more.truncated
+            pages += 1
+        }
+        // A member changed after it was reported removed (or the other way round) counts as
+        // its last report says.
+        let changedHrefs = Set(changes.changed.map(\.href))
+        changes.removed.removeAll { changedHrefs.contains($0) }
+        return changes
+    }
 
     private var client: CalDAVClient { engine.client }
     private var repository: ChoreSyncRepository { engine.repository }
@@ -91,9 +119,9 @@ private struct Run {
         var listed: [CalDAVObject]
         var removed: [String]
         var complete: Bool
-        if let changes = try await client.changes(since: token) {
+        if let changes = try await allChanges(since: token) {
             (listed, removed, outcome.token, complete) = (changes.changed, changes.removed, changes.token, token == nil)
-        } else if token != nil, let changes = try await client.changes(since: nil) {
+        } else if token != nil, let changes = try await allChanges(since: nil) {
             (listed, removed, outcome.token, complete) = (changes.changed, [], changes.token, true)
         } else {
             (listed, removed, outcome.token, complete) = (try await client.members(), [], nil, true)
@@ -102,6 +130,9 @@ private struct Run {
         // followed: those objects are reported and never fetched, written or deleted.
         for object in listed where !client.contains(object.href) {
             problem(object.href, "it is outside the collection \(client.collection.path)")
+            // A listing that cannot be read whole (a proxy that rewrites paths, a hostile
+            // answer) says nothing about what is missing from it: nothing is deleted for it.
+            complete = false
         }
         listed = listed.filter { client.contains($0.href) }.map {
             CalDAVObject(href: Self.path($0.href), etag: $0.etag, icalendar: $0.icalendar)
@@ -111,6 +142,7 @@ private struct Run {
             let present = Set(listed.map(\.href))
             removed = items.values.filter { $0.etag != nil && !present.contains($0.href) }.map(\.href)
         }
+        removedThisSync = Set(removed)
         let wanted = listed.filter { object in
             guard let etag = object.etag, let known = items[object.href]?.etag else { return true }
             return etag != known
@@ -150,7 +182,7 @@ private struct Run {
     /// A chore created or changed there (or our own write coming back).
     private mutating func received(_ object: CalDAVObject) async throws {
         guard let text = object.icalendar else { return }
-        let item = items[object.href]
+        var item = items[object.href]
         let parsed: (object: ChoreObject, raw: ChoreFields, fields: ChoreFields)
         do {
             parsed = try read(text)
@@ -159,9 +191,20 @@ private struct Run {
             return
         }
         let uid = parsed.object.uid
-        if let other = items.values.first(where: { $0.uid == uid && $0.href != object.href }) {
-            problem(object.href, "its UID \(uid) is already the chore at \(other.href)")
+        guard object.etag != nil else {
+            // Without an ETag no write to it can be conditional: it is left as it is.
+            problem(object.href, "the server gives no ETag for it, so it cannot be changed safely; it is left alone")
             return
+        }
+        if let other = items.values.first(where: { $0.uid == uid && $0.href != object.href }) {
+            guard item == nil, removedThisSync.contains(other.href) else {
+                problem(object.href, "its UID \(uid) is already the chore at \(other.href)")
+                return
+            }
+            // Moved there (a MOVE, or deleted and written again under a new name): the same
+            // chore at a new href, not a deletion and a new chore.
+            items[other.href] = nil
+            item = other
         }
         var synced = ChoreSyncItem(
             href: object.href, uid: uid, taskID: item?.taskID, etag: object.etag, icalendar: text)
@@ -173,8 +216,9 @@ private struct Run {
             try await write(.insert(task, completion: completion, item: synced), counting: \.received)
             return
         }
-        let base = baseFields(item) ?? parsed.fields
+        let known = baseFields(item)
         guard let taskID = item.taskID else {
+            let base = known ?? parsed.fields
             // Deleted here. Unchanged there since: the deletion goes out in step 4, at this ETag.
             guard parsed.fields != base else {
                 try await write(.item(synced), counting: nil)
@@ -187,16 +231,21 @@ private struct Run {
             try await write(.insert(task, completion: completion, item: synced), counting: \.received)
             return
         }
-        guard let local = tasks[taskID] else { return }  // deleted just now: the next sync sees it
+        guard let local = tasks[taskID] else {
+            keepToken()  // deleted just now: the next sync sees it
+            return
+        }
+        // Without a base that can be read, the other device's version is taken as it is.
+        let base = known ?? ChoreMapping.fields(of: local, base: nil)
         let mine = ChoreMapping.fields(of: local, base: base)
         if mine == parsed.fields { return try await write(.item(synced), counting: nil) }
         if mine == base {
-            let (task, completion) = ChoreMapping.task(
-                parsed.fields, current: local, articleID: try await articleID(parsed.fields.link, current: local),
-                now: engine.now())
+            let (task, completion, forgetting) = ChoreMapping.task(
+                parsed.fields, current: local, base: base,
+                articleID: try await articleID(parsed.fields.link, current: local), now: engine.now())
             try await write(
-                .update(task, expected: local.task, completion: completion, item: synced),
-                counting: task != local.task || completion != nil ? \.received : nil)
+                .update(task, expected: local.task, completion: completion, item: synced, forgetting: forgetting),
+                counting: task != local.task || completion != nil || forgetting != nil ? \.received : nil)
             return
         }
         // Changed on both sides.
@@ -212,24 +261,27 @@ private struct Run {
                         "\(fields.joined(separator: ", ")) changed on both sides: the other device's change was kept; this device had \(had)",
                     discarded: discarded))
         }
-        let (task, completion) = ChoreMapping.task(
-            merged, current: local, articleID: try await articleID(merged.link, current: local), now: engine.now())
+        let (task, completion, forgetting) = ChoreMapping.task(
+            merged, current: local, base: base, articleID: try await articleID(merged.link, current: local),
+            now: engine.now())
         if merged != parsed.fields {
             var patched = parsed.object
             patched.apply(
                 ChoreMapping.patched(raw: parsed.raw, normalized: parsed.fields, wanted: merged), now: engine.now(),
                 calendar: engine.calendar)
             let text = patched.calendar.text
-            guard case .stored(let etag) = try await client.put(text, at: object.href, ifMatch: object.etag) else {
+            guard let written = try await write(text, at: object.href, ifMatch: object.etag) else { return }
+            guard case .stored(let etag) = written else {
                 problem(object.href, "changed again on the server during the sync; the next sync merges it")
+                keepToken()
                 return
             }
-            (synced.etag, synced.icalendar) = try await confirmed(etag, text: text, href: object.href)
+            (synced.etag, synced.icalendar) = try await confirmed(etag, text: text, href: object.href, fields: merged)
             outcome.summary.sent += 1
         }
         try await write(
-            .update(task, expected: local.task, completion: completion, item: synced),
-            counting: task != local.task || completion != nil ? \.received : nil)
+            .update(task, expected: local.task, completion: completion, item: synced, forgetting: forgetting),
+            counting: task != local.task || completion != nil || forgetting != nil ? \.received : nil)
     }
 
     /// A chore deleted there.
@@ -240,7 +292,7 @@ private struct Run {
             return
         }
         let base = baseFields(item)
-        if let base, ChoreMapping.fields(of: local, base: base) != base {
+        if base.map({ ChoreMapping.fields(of: local, base: $0) != $0 }) ?? true {
             conflict(local.task.name, fields: [], "deleted on another device but changed here: kept and shared again")
             item.etag = nil
             try await write(.item(item), counting: nil)
@@ -281,10 +333,12 @@ private struct Run {
     /// Writes `text` for `item` (created when it has no ETag), then saves it as synced; a
     /// concurrent change is fetched and merged instead.
     private mutating func put(_ item: ChoreSyncItem, text: String, local: ChoreSyncTask) async throws {
-        switch try await client.put(text, at: item.href, ifMatch: item.etag) {
+        guard let written = try await write(text, at: item.href, ifMatch: item.etag) else { return }
+        switch written {
         case .stored(let etag):
             var synced = item
-            (synced.etag, synced.icalendar) = try await confirmed(etag, text: text, href: item.href)
+            (synced.etag, synced.icalendar) = try await confirmed(
+                etag, text: text, href: item.href, fields: ChoreMapping.fields(of: local, base: baseFields(item)))
             try await write(.item(synced), counting: \.sent)
         case .conflict:
             guard let current = try await fetchOne(item.href) else {
@@ -315,7 +369,15 @@ private struct Run {
             }
             item.etag = current.etag
         }
-        switch try await client.delete(at: item.href, ifMatch: item.etag) {
+        let deleted: CalDAVWrite
+        do throws(CalDAVError) {
+            deleted = try await client.delete(at: item.href, ifMatch: item.etag)
+        } catch {
+            guard Self.refusedAlone(error) else { throw error }
+            problem(item.href, "the server refused to delete it: \(error)")
+            return
+        }
+        switch deleted {
         case .stored:
             try await write(.forget(href: item.href), counting: \.deleted)
         case .conflict:
@@ -331,13 +393,43 @@ private struct Run {
 
     /// The ETag and text stored after a write: without an ETag in the answer the server
     /// changed what it stored, and the object is read back.
-    private func confirmed(_ etag: String?, text: String, href: String) async throws -> (String?, String) {
+    private func confirmed(_ etag: String?, text: String, href: String, fields: ChoreFields) async throws -> (
+        String?, String
+    ) {
         if let etag { return (etag, text) }
-        guard let current = try await fetchOne(href), let stored = current.icalendar else {
-            return (nil, text)
-        }
+        // Taken as the base only when it is what was sent: a change made there in between (or
+        // a text that cannot be read) leaves the object to be merged at the next sync.
+        guard let current = try await fetchOne(href), let stored = current.icalendar,
+            (try? read(stored).fields) == (try? ChoreMapping.normalized(fields))
+        else { return (nil, text) }
         return (current.etag, stored)
     }
+
+    /// Writes an object; `nil` when the server refused this one object (the reason is
+    /// reported, and the others go on).
+    private mutating func write(_ text: String, at href: String, ifMatch etag: String?) async throws -> CalDAVWrite? {
+        do throws(CalDAVError) {
+            return try await client.put(text, at: href, ifMatch: etag)
+        } catch {
+            guard Self.refusedAlone(error) else { throw error }
+            problem(href, "the server refused it: \(error)")
+            return nil
+        }
+    }
+
+    /// Whether the server refused a write for that object alone (403, 409, 413, 415, another
+    /// 4xx) rather than for everything (a wrong password, no space, no collection).
+    static func refusedAlone(_ error: CalDAVError) -> Bool {
+        switch error {
+        case .forbidden: true
+        case .server(let status): (400..<500).contains(status) && ![408, 429].contains(status)
+        default: false
+        }
+    }
+
+    /// The sync's token is not stored: something seen in this sync waits for the next, which
+    /// must see it again.
+    private mutating func keepToken() { outcome.keepsToken = true }
 
     /// The object at `href` as the server has it now; `nil` when it is gone (an answer about
     /// another href does not count).
@@ -379,10 +471,13 @@ private struct Run {
         async throws
     {
         let result = try await repository.apply(write, source: ChoreSyncEngine.source)
-        guard case .written(let taskID) = result else { return }
+        guard case .written(let taskID) = result else {
+            keepToken()
+            return
+        }
         if let counter { outcome.summary[keyPath: counter] += 1 }
         switch write {
-        case .insert(_, _, var item), .update(_, _, _, var item):
+        case .insert(_, _, var item), .update(_, _, _, var item, _):
             item.taskID = taskID
             items[item.href] = item
         case .item(let item), .reserve(let item): items[item.href] = item

@@ -157,7 +157,18 @@ public actor ChoreSyncService {
     ///
     /// Another collection or user starts over: the next sync shares every task with it.
     @discardableResult
-    public func setUp(collection: URL, user: String?) async throws(ChoreSyncError) -> String? {
+    public func setUp(collection given: URL, user: String?) async throws(ChoreSyncError) -> String? {
+        guard given.user == nil, given.password == nil else {
+            throw .remote(
+                "the URL carries a user or password: give the collection's URL without them (the password goes in ~/.netrc or TIDINGS_CALDAV_PASSWORD)"
+            )
+        }
+        // A collection is a folder: `…/chores` and `…/chores/` are one collection, stored one way.
+        var collection = given
+        if var parts = URLComponents(url: given, resolvingAgainstBaseURL: false), !parts.path.hasSuffix("/") {
+            parts.path += "/"
+            collection = parts.url ?? given
+        }
         if user == nil, environment["TIDINGS_CALDAV_PASSWORD"]?.isEmpty == false,
             CalDAVCredentials.find(
                 for: collection, user: nil, environment: [:],
@@ -231,7 +242,8 @@ public actor ChoreSyncService {
             throw error
         }
         do {
-            try await repository.recordSync(token: outcome.token, at: now(), result: outcome.summary.line)
+            try await repository.recordSync(
+                token: outcome.keepsToken ? account.syncToken : outcome.token, at: now(), result: outcome.summary.line)
         } catch {
             throw .storage(error)
         }

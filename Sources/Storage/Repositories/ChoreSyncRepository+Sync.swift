@@ -7,15 +7,18 @@ public import Models
 public struct ChoreSyncTask: Sendable, Hashable {
     /// The task as stored.
     public var task: HouseholdTask
-    /// Its newest completion, if it has one.
-    public var lastCompletion: Date?
+    /// When it was done, oldest first.
+    public var completions: [Date]
     /// The link of its article (a read-later task), if it has one.
     public var articleLink: URL?
 
+    /// Its newest completion, if it has one.
+    public var lastCompletion: Date? { completions.last }
+
     /// Creates the value.
-    public init(task: HouseholdTask, lastCompletion: Date? = nil, articleLink: URL? = nil) {
+    public init(task: HouseholdTask, completions: [Date] = [], articleLink: URL? = nil) {
         self.task = task
-        self.lastCompletion = lastCompletion
+        self.completions = completions
         self.articleLink = articleLink
     }
 }
@@ -24,11 +27,15 @@ public struct ChoreSyncTask: Sendable, Hashable {
 /// interruption (a kill, a full disk) never leaves a task without its object or the other way
 /// round.
 public enum ChoreSyncWrite: Sendable, Hashable {
-    /// A task received from the server, its completion if it was done, and its object.
+    /// A task received from the server, its completion if it was done, and its object; not
+    /// when the object is already another task's (another sync took it first).
     case insert(HouseholdTask, completion: TaskCompletion?, item: ChoreSyncItem)
     /// A task changed by the server (or merged), saved only if it is still `expected`: a
-    /// change made here meanwhile is never overwritten (the next sync merges it).
-    case update(HouseholdTask, expected: HouseholdTask, completion: TaskCompletion?, item: ChoreSyncItem)
+    /// change made here meanwhile is never overwritten (the next sync merges it). Completions
+    /// in `forgetting` (undone on another device) go.
+    case update(
+        HouseholdTask, expected: HouseholdTask, completion: TaskCompletion?, item: ChoreSyncItem,
+        forgetting: ClosedRange<Date>? = nil)
     /// A task the server deleted, deleted only if it is still `expected`, and its object.
     case delete(expected: HouseholdTask, href: String)
     /// A task the server deleted, whose object reappears because it was changed here: only the
@@ -55,10 +62,12 @@ extension ChoreSyncRepository {
     /// synced, read in one transaction.
     public func localState() async throws(StorageError) -> (tasks: [ChoreSyncTask], items: [ChoreSyncItem]) {
         try await database.read { db in
-            let last = try Dictionary(
-                Row.fetchAll(db, sql: "SELECT taskId, MAX(completedAt) FROM taskCompletion GROUP BY taskId").map {
-                    (row: Row) -> (Int64, Date) in (row[0], Date(timeIntervalSince1970: row[1]))
-                }, uniquingKeysWith: { first, _ in first })
+            var completions: [Int64: [Date]] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT taskId, completedAt FROM taskCompletion ORDER BY taskId, completedAt")
+            {
+                completions[row[0], default: []].append(Date(timeIntervalSince1970: row[1]))
+            }
             let links = try Dictionary(
                 Row.fetchAll(
                     db,
@@ -70,7 +79,7 @@ extension ChoreSyncRepository {
             let tasks = try TaskRecord.fetchAll(db, sql: "SELECT * FROM task ORDER BY id").map { record in
                 let task = record.task
                 return ChoreSyncTask(
-                    task: task, lastCompletion: task.id.flatMap { last[$0] },
+                    task: task, completions: task.id.flatMap { completions[$0] } ?? [],
                     articleLink: task.articleID.flatMap { links[$0] })
             }
             let items = try Row.fetchAll(
@@ -98,12 +107,20 @@ extension ChoreSyncRepository {
         -> ChoreSyncWriteResult
     {
         switch write {
-        case .insert(let task, _, _), .update(let task, _, _, _): try TaskRepository.validate(task)
+        case .insert(let task, _, _), .update(let task, _, _, _, _): try TaskRepository.validate(task)
         default: break
         }
         return try await database.write(source: source) { db -> ChoreSyncWriteResult in
             switch write {
             case .insert(let task, let completion, var item):
+                // Another sync (another process) has made this object a task meanwhile.
+                guard
+                    try Bool.fetchOne(
+                        db,
+                        sql:
+                            "SELECT EXISTS (SELECT 1 FROM choreSyncItem WHERE (href = ? OR uid = ?) AND taskId IS NOT NULL)",
+                        arguments: [item.href, item.uid]) == false
+                else { return .stale }
                 var record = TaskRecord(task)
                 record.id = nil
                 if let articleID = record.articleId, try !ArticleRecord.exists(db, key: articleID) {
@@ -114,7 +131,7 @@ extension ChoreSyncRepository {
                 try Self.complete(record.id, completion, db)
                 try Self.save(item, db)
                 return .written(taskID: record.id)
-            case .update(let task, let expected, let completion, var item):
+            case .update(let task, let expected, let completion, var item, let forgetting):
                 guard let id = expected.id, try TaskRecord.fetchOne(db, key: id)?.task == expected else {
                     return .stale
                 }
@@ -125,6 +142,17 @@ extension ChoreSyncRepository {
                 }
                 try record.update(db)
                 item.taskID = id
+                if let forgetting {
+                    try db.execute(
+                        sql: "DELETE FROM taskCompletion WHERE taskId = ? AND completedAt >= ? AND completedAt <= ?",
+                        arguments: [
+                            id, forgetting.lowerBound.timeIntervalSince1970,
+                            forgetting.upperBound.timeIntervalSince1970,
+                        ])
+                }
+                // What another device changed cannot be undone here: an undo would restore the
+                // task as it was before, over that change.
+                try db.execute(sql: "DELETE FROM taskUndo WHERE taskId = ?", arguments: [id])
                 try Self.complete(id, completion, db)
                 try Self.save(item, db)
                 return .written(taskID: id)
@@ -134,6 +162,7 @@ extension ChoreSyncRepository {
                 }
                 try TaskRecord.deleteOne(db, key: id)
                 try db.execute(sql: "DELETE FROM choreSyncItem WHERE href = ?", arguments: [href])
+                try db.execute(sql: "DELETE FROM taskUndo WHERE taskId = ?", arguments: [id])
                 return .written(taskID: nil)
             case .item(let item):
                 try Self.save(item, db)

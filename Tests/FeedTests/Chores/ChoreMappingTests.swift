@@ -48,7 +48,7 @@ struct ChoreMappingTests {
         let task = HouseholdTask(
             id: 1, name: "Bins", dueDate: due, frequency: weekly, anchorDate: try choreDay("2026-10-30"), createdAt: now
         )
-        let local = ChoreSyncTask(task: task, lastCompletion: now.addingTimeInterval(-86_400 * 7))
+        let local = ChoreSyncTask(task: task, completions: [now.addingTimeInterval(-86_400 * 7)])
         var done = ChoreMapping.fields(of: local, base: nil)
         done.due = try choreDay("2026-11-27")
         done.completed = now

@@ -166,4 +166,21 @@ struct ChoreObjectTests {
             #expect(error.description.contains(reason), "\(error)")
         }
     }
+
+    @Test(
+        "a SEQUENCE at the largest integer (or not a number) is left as it is when the chore changes, instead of overflowing"
+    )
+    func largestSequence() throws {
+        for sequence in ["9223372036854775807", "-4", "lots"] {
+            var object = try ChoreObject(
+                parsing:
+                    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VTODO\r\nUID:s\r\nSUMMARY:Bins\r\nSEQUENCE:\(sequence)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+            )
+            var fields = try object.fields(calendar: Self.calendar())
+            fields.name = "Bins and more"
+            object.apply(fields, now: Self.now, calendar: Self.calendar())
+            #expect(object.calendar.text.contains("SEQUENCE:\(sequence)\r\n"))
+            #expect(try object.fields(calendar: Self.calendar()).name == "Bins and more")
+        }
+    }
 }

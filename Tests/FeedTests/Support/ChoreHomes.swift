@@ -75,6 +75,7 @@ final class ShapedTransport: HTTPTransport, @unchecked Sendable {
         case pass
         case answer(Int)
         case answerWith(status: Int, body: String)
+        case redirect(String)
         case loseBefore
         case loseAfter
     }
@@ -115,6 +116,8 @@ final class ShapedTransport: HTTPTransport, @unchecked Sendable {
         switch action {
         case .pass: return try await inner.send(request)
         case .answer(let status): return HTTPResponse(status: status, url: request.url)
+        case .redirect(let location):
+            return HTTPResponse(status: 307, headers: ["Location": location], url: request.url)
         case .answerWith(let status, let body):
             return HTTPResponse(status: status, body: Data(body.utf8), url: request.url)
         case .loseBefore: throw .transport("connection lost (test)")

@@ -169,4 +169,20 @@ struct ChoreSyncRepositoryTests {
         #expect(other.id != id)
         #expect(try await sync.items().map(\.taskID) == [id])
     }
+
+    @Test("an object another sync has already made a task is not inserted again as a second task")
+    func insertTakenObject() async throws {
+        let database = try AppDatabase.inMemory()
+        let sync = ChoreSyncRepository(database: database)
+        let id = try #require(
+            try await TaskRepository(database: database).save(HouseholdTask(name: "Bins", createdAt: now)).id)
+        var reserved = item("b", task: id)
+        reserved.etag = nil
+        #expect(try await sync.apply(.reserve(reserved), source: .app) == .written(taskID: id))
+        let copy = HouseholdTask(name: "Bins", createdAt: now)
+        #expect(
+            try await sync.apply(.insert(copy, completion: nil, item: item("b", task: nil)), source: .app) == .stale)
+        #expect(try await TaskRepository(database: database).tasks(.all).count == 1)
+        #expect(try await sync.items() == [reserved])
+    }
 }
