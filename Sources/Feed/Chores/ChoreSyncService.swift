@@ -260,20 +260,24 @@ public actor ChoreSyncService {
         // Changes that arrive while a sync waits or runs count once: the sync after takes them all.
         let (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let source = database.changes(of: .task, .excluding(ChoreSyncEngine.source))
-        let forward = Task {
-            for await _ in source { continuation.yield() }
-            continuation.finish()
-        }
-        defer { forward.cancel() }
-        if await isSetUp() { await backgroundSync(report) }
-        for await _ in changes {
-            do {
-                try await Task.sleep(for: delay)
-            } catch {
-                return
+        // The forwarder is a child task, so this returns only once it has stopped too: nothing
+        // of it outlives the caller (a process that exits right after).
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await _ in source { continuation.yield() }
+                continuation.finish()
             }
-            guard await isSetUp() else { continue }
-            await backgroundSync(report)
+            if await isSetUp() { await backgroundSync(report) }
+            for await _ in changes {
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    break
+                }
+                guard await isSetUp() else { continue }
+                await backgroundSync(report)
+            }
+            group.cancelAll()
         }
     }
 
