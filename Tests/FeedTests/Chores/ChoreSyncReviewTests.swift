@@ -146,10 +146,7 @@ struct ChoreSyncReviewTests {
     @Test("a recurring completion undone on one device is taken back on the other, and stays taken back")
     func undoneCompletion() async throws {
         try await withRadicale { server in
-            let chores = try server.makeCalendar("chores")
-            let (a, b) = (try ChoreHome(server), try ChoreHome(server))
-            try await a.setUp(server, chores)
-            try await b.setUp(server, chores)
+            let (a, b, _) = try await twoHomes(server)
             let plants = try await a.tasks.add(
                 name: "Plants", due: try choreDay("2026-11-20"), frequency: try .every(3, .day))
             let id = try #require(plants.id)
@@ -174,10 +171,7 @@ struct ChoreSyncReviewTests {
     @Test("task undo never takes back a change another device made since")
     func undoAfterTheirChange() async throws {
         try await withRadicale { server in
-            let chores = try server.makeCalendar("chores")
-            let (a, b) = (try ChoreHome(server), try ChoreHome(server))
-            try await a.setUp(server, chores)
-            try await b.setUp(server, chores)
+            let (a, b, _) = try await twoHomes(server)
             let bins = try await a.tasks.add(name: "Bins", due: try choreDay("2026-11-24"))
             _ = try await a.sync.sync()
             _ = try await b.sync.sync()

@@ -13,10 +13,7 @@ struct ChoreSyncTests {
     )
     func addAndEdit() async throws {
         try await withRadicale { server in
-            let chores = try server.makeCalendar("chores")
-            let (a, b) = (try ChoreHome(server), try ChoreHome(server))
-            try await a.setUp(server, chores)
-            try await b.setUp(server, chores)
+            let (a, b, _) = try await twoHomes(server)
             _ = try await a.tasks.add(
                 name: "Take out the bins", note: "green one; then\nthe blue one", due: try choreDay("2026-11-24"),
                 frequency: try .every(1, .week))
@@ -49,10 +46,7 @@ struct ChoreSyncTests {
     @Test("completing a recurring chore on B moves A to the next due date and A keeps the completion")
     func completeRecurring() async throws {
         try await withRadicale { server in
-            let chores = try server.makeCalendar("chores")
-            let (a, b) = (try ChoreHome(server), try ChoreHome(server))
-            try await a.setUp(server, chores)
-            try await b.setUp(server, chores)
+            let (a, b, _) = try await twoHomes(server)
             let added = try await a.tasks.add(
                 name: "Water the plants", due: try choreDay("2026-11-20"), frequency: try .every(3, .day))
             _ = try await a.sync.sync()
@@ -86,10 +80,7 @@ struct ChoreSyncTests {
     @Test("edits on both sides while offline end in one merged chore, the conflict reported, nothing lost")
     func offlineEdits() async throws {
         try await withRadicale { server in
-            let chores = try server.makeCalendar("chores")
-            let (a, b) = (try ChoreHome(server), try ChoreHome(server))
-            try await a.setUp(server, chores)
-            try await b.setUp(server, chores)
+            let (a, b, _) = try await twoHomes(server)
             _ = try await a.tasks.add(name: "Clean the gutters", due: try choreDay("2026-12-01"))
             _ = try await a.sync.sync()
             _ = try await b.sync.sync()
@@ -119,10 +110,7 @@ struct ChoreSyncTests {
     @Test("a chore deleted on A is gone on B; one deleted on A while B changed it comes back with B's change")
     func deletions() async throws {
         try await withRadicale { server in
-            let chores = try server.makeCalendar("chores")
-            let (a, b) = (try ChoreHome(server), try ChoreHome(server))
-            try await a.setUp(server, chores)
-            try await b.setUp(server, chores)
+            let (a, b, _) = try await twoHomes(server)
             let bins = try await a.tasks.add(name: "Bins")
             let dishes = try await a.tasks.add(name: "Dishes")
             _ = try await a.sync.sync()
@@ -258,10 +246,7 @@ struct ChoreSyncTests {
     )
     func undoneRemoval() async throws {
         try await withRadicale { server in
-            let chores = try server.makeCalendar("chores")
-            let (a, b) = (try ChoreHome(server), try ChoreHome(server))
-            try await a.setUp(server, chores)
-            try await b.setUp(server, chores)
+            let (a, b, _) = try await twoHomes(server)
             let bins = try await a.tasks.add(name: "Bins", due: try choreDay("2026-11-24"))
             _ = try await a.sync.sync()
             _ = try await b.sync.sync()

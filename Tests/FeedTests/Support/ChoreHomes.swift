@@ -61,6 +61,15 @@ struct ChoreHome: Sendable {
     }
 }
 
+/// Two homes sharing a new calendar `chores` on `server`, and its URL.
+func twoHomes(_ server: RadicaleServer) async throws -> (ChoreHome, ChoreHome, URL) {
+    let chores = try server.makeCalendar("chores")
+    let (a, b) = (try ChoreHome(server), try ChoreHome(server))
+    try await a.setUp(server, chores)
+    try await b.setUp(server, chores)
+    return (a, b, chores)
+}
+
 /// A day `YYYY-MM-DD` as the task service stores due days.
 func choreDay(_ text: String) throws -> Date {
     try #require(ISO8601DateFormatter().date(from: text + "T00:00:00Z"))

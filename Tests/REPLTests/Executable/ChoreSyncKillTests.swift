@@ -17,7 +17,6 @@ struct ChoreSyncKillTests {
     )
     func killedSyncs() async throws {
         try await withRadicale { server in
-            let binary = try #require(TidingsBinary.url)
             let password = ["TIDINGS_CALDAV_PASSWORD": server.password]
             func home() throws -> ChoreSyncCommandTests.Home { try ChoreSyncCommandTests.Home(netrc: nil) }
             let adds = (1...Self.count).map {
@@ -41,26 +40,11 @@ struct ChoreSyncKillTests {
                 ["task sync setup \(chores.absoluteString) --user alice"] + adds, environment: password)
             #expect(setUp.status == 0, "\(setUp.err)")
             var killed = 0
+            let environment = a.environment.merging(password) { _, new in new }
             func killedSync(after delay: Double) async throws {
-                let process = Process()
-                process.executableURL = binary
-                process.arguments = ["--home", a.tidings, "-c", "task sync"]
-                process.environment = ProcessInfo.processInfo.environment.merging(
-                    a.environment.merging(password) { _, new in new }
-                ) { _, new in new }
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                let pid = process.processIdentifier
-                // Timed on a thread of its own (a task's sleep may resume late on a loaded machine).
-                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                    Thread.detachNewThread {
-                        usleep(UInt32(delay * 1_000_000))
-                        kill(pid, SIGKILL)
-                        done.resume()
-                    }
-                }
-                process.waitUntilExit()
+                let process = try TidingsBinary.start(
+                    ["--home", a.tidings, "-c", "task sync"], environment: environment)
+                await TidingsBinary.kill(process, after: delay)
                 if process.terminationReason == .uncaughtSignal { killed += 1 }
             }
             for step in 1..<8 { try await killedSync(after: whole * Double(step) / 8) }
@@ -109,7 +93,6 @@ struct ChoreSyncKillTests {
     @Test("two processes syncing one home at once (a session's background sync and a script) send every chore once")
     func concurrentSyncs() async throws {
         try await withRadicale { server in
-            let binary = try #require(TidingsBinary.url)
             let password = ["TIDINGS_CALDAV_PASSWORD": server.password]
             let chores = try server.makeCalendar("chores")
             let home = try ChoreSyncCommandTests.Home(netrc: nil)
@@ -123,18 +106,9 @@ struct ChoreSyncKillTests {
                     let edits = (1...10).map { "task edit \($0 + round * 10) --note \"round \(round)\"" }
                     _ = try home.run(edits + ["task add \"New in round \(round)\""], environment: password)
                 }
-                var processes: [Process] = []
-                for _ in 0..<2 {
-                    let process = Process()
-                    process.executableURL = binary
-                    process.arguments = ["--home", home.tidings, "-c", "task sync"]
-                    process.environment = ProcessInfo.processInfo.environment.merging(
-                        home.environment.merging(password) { _, new in new }
-                    ) { _, new in new }
-                    process.standardOutput = FileHandle.nullDevice
-                    process.standardError = FileHandle.nullDevice
-                    try process.run()
-                    processes.append(process)
+                let environment = home.environment.merging(password) { _, new in new }
+                let processes = try (0..<2).map { _ in
+                    try TidingsBinary.start(["--home", home.tidings, "-c", "task sync"], environment: environment)
                 }
                 for process in processes { process.waitUntilExit() }
             }

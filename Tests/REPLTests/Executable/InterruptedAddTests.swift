@@ -39,7 +39,6 @@ struct InterruptedAddTests {
         try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: site) }
         try Self.bigFeed().write(to: site.appendingPathComponent("big.xml"), atomically: true, encoding: .utf8)
-        let binary = try #require(TidingsBinary.url)
         try await withFeedServer(serving: site) { base in
             let url = base.appendingPathComponent("big.xml").absoluteString
             // How long a whole add takes here, to spread the kills over it.
@@ -53,24 +52,9 @@ struct InterruptedAddTests {
             for step in 0..<16 {
                 let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-\(UUID())")
                 defer { try? FileManager.default.removeItem(at: home) }
-                let process = Process()
-                process.executableURL = binary
-                process.arguments = ["--home", home.path, "-c", "feed add \(url)"]
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
+                let process = try TidingsBinary.start(["--home", home.path, "-c", "feed add \(url)"])
                 let delay = whole * Double(step) / 16
-                // Timed on a thread of its own: on a loaded machine a task's sleep can resume
-                // long after the add has finished (all 16 kills once landed too late).
-                let pid = process.processIdentifier
-                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                    Thread.detachNewThread {
-                        usleep(UInt32(delay * 1_000_000))
-                        kill(pid, SIGKILL)
-                        done.resume()
-                    }
-                }
-                process.waitUntilExit()
+                await TidingsBinary.kill(process, after: delay)
                 guard FileManager.default.fileExists(atPath: home.appendingPathComponent("tidings.sqlite").path) else {
                     outcomes.append("no database")
                     continue

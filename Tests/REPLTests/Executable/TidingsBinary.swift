@@ -63,6 +63,36 @@ enum TidingsBinary {
     }
 }
 
+extension TidingsBinary {
+    /// Starts the binary with `arguments` and `environment` over this process's, its output
+    /// discarded, and returns it running.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = try #require(url, "the tidings executable was not built")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Kills `process` with SIGKILL `delay` seconds from now and waits for it to end. Timed on
+    /// a thread of its own: on a loaded machine a task's sleep can resume long after the work
+    /// it should interrupt has finished (all 16 kills of a test once landed too late).
+    static func kill(_ process: Process, after delay: Double) async {
+        let pid = process.processIdentifier
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                usleep(UInt32(max(0, delay) * 1_000_000))
+                _ = Glibc.kill(pid, SIGKILL)
+                done.resume()
+            }
+        }
+        process.waitUntilExit()
+    }
+}
+
 /// The binary running in a real pseudo-terminal, driven like a person at the keyboard.
 final class TerminalSession {
     private let process = Process()
