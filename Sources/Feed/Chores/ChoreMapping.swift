@@ -103,7 +103,7 @@ package enum ChoreMapping {
     /// one (a completion made here since stays).
     package static func task(
         _ fields: ChoreFields, current: ChoreSyncTask?, base: ChoreFields?, articleID: Int64?, now: Date
-    ) -> (task: HouseholdTask, completion: TaskCompletion?, forgetting: ClosedRange<Date>?) {
+    ) -> (task: HouseholdTask, completion: TaskCompletion?, forgetting: Range<Date>?) {
         var task = current?.task ?? HouseholdTask(name: fields.name, createdAt: now)
         let old = task
         task.name = fields.name
@@ -125,13 +125,14 @@ package enum ChoreMapping {
             task.anchorDate = fields.due
         }
         task.articleID = articleID
-        var forgetting: ClosedRange<Date>?
+        var forgetting: Range<Date>?
         if fields.frequency != nil, let agreed = base?.completed, let current,
             current.completions.map(wholeSeconds).contains(agreed), fields.completed.map({ $0 < agreed }) ?? true
         {
-            // After the completion kept (a second on, past its fraction), through the agreed one.
+            // Rows keep fractions of a second, the objects whole seconds: from the second after
+            // the completion kept up to the end of the agreed one's second.
             let start = fields.completed.map { $0.addingTimeInterval(1) } ?? .distantPast
-            forgetting = start...agreed.addingTimeInterval(0.999)
+            forgetting = start..<agreed.addingTimeInterval(1)
         }
         if current == nil || task != old || completion != nil || forgetting != nil { task.modifiedAt = now }
         return (task, completion, forgetting)

@@ -35,7 +35,7 @@ public enum ChoreSyncWrite: Sendable, Hashable {
     /// in `forgetting` (undone on another device) go.
     case update(
         HouseholdTask, expected: HouseholdTask, completion: TaskCompletion?, item: ChoreSyncItem,
-        forgetting: ClosedRange<Date>? = nil)
+        forgetting: Range<Date>? = nil)
     /// A task the server deleted, deleted only if it is still `expected`, and its object.
     case delete(expected: HouseholdTask, href: String)
     /// A task the server deleted, whose object reappears because it was changed here: only the
@@ -144,7 +144,7 @@ extension ChoreSyncRepository {
                 item.taskID = id
                 if let forgetting {
                     try db.execute(
-                        sql: "DELETE FROM taskCompletion WHERE taskId = ? AND completedAt >= ? AND completedAt <= ?",
+                        sql: "DELETE FROM taskCompletion WHERE taskId = ? AND completedAt >= ? AND completedAt < ?",
                         arguments: [
                             id, forgetting.lowerBound.timeIntervalSince1970,
                             forgetting.upperBound.timeIntervalSince1970,

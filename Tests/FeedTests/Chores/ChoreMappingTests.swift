@@ -78,4 +78,31 @@ struct ChoreMappingTests {
         let article = URL(string: "https://example.org/article")
         #expect(ChoreMapping.fields(of: ChoreSyncTask(task: task, articleLink: article), base: base).link == article)
     }
+
+    @Test(
+        "a completion taken back on another device is forgotten here whatever its fraction of a second; one made here since stays"
+    )
+    func forgetting() throws {
+        let weekly = try Frequency(count: 1, unit: .week)
+        let agreed = now
+        let task = HouseholdTask(id: 1, name: "Bins", dueDate: now, frequency: weekly, createdAt: now)
+        let earlier = now.addingTimeInterval(-86_400)
+        let local = ChoreSyncTask(
+            task: task, completions: [earlier.addingTimeInterval(0.25), agreed.addingTimeInterval(0.9995)])
+        var base = ChoreMapping.fields(of: local, base: nil)
+        #expect(base.completed == agreed)
+        base.completed = agreed
+        var theirs = base
+        theirs.completed = earlier
+        let result = ChoreMapping.task(theirs, current: local, base: base, articleID: nil, now: now)
+        let range = try #require(result.forgetting)
+        #expect(range.contains(agreed.addingTimeInterval(0.9995)))
+        #expect(!range.contains(earlier.addingTimeInterval(0.25)))
+        // A completion made here after the agreed one is newer: it is the one this device shares.
+        let later = ChoreSyncTask(task: task, completions: [agreed, agreed.addingTimeInterval(3_600)])
+        #expect(ChoreMapping.fields(of: later, base: base).completed == agreed.addingTimeInterval(3_600))
+        #expect(
+            ChoreMapping.task(theirs, current: later, base: base, articleID: nil, now: now).forgetting?.contains(
+                agreed.addingTimeInterval(3_600)) == false)
+    }
 }
