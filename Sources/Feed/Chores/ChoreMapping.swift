@@ -98,9 +98,9 @@ package enum ChoreMapping {
     }
 
     /// The task `fields` describe, as above; and, when `fields` take back the recurring
-    /// completion both sides had agreed on (`base`'s, undone on the other device), the
-    /// completions to forget here: those after the completion `fields` keep, up to the agreed
-    /// one (a completion made here since stays).
+    /// completion both sides had agreed on (`base`'s, undone on the other device), the one
+    /// completion to forget here: that one (its second), nothing older and nothing made here
+    /// since. The completion `fields` fall back to is recorded when it is not here yet.
     package static func task(
         _ fields: ChoreFields, current: ChoreSyncTask?, base: ChoreFields?, articleID: Int64?, now: Date
     ) -> (task: HouseholdTask, completion: TaskCompletion?, forgetting: Range<Date>?) {
@@ -111,8 +111,19 @@ package enum ChoreMapping {
         task.dueDate = fields.due
         task.frequency = fields.frequency
         task.isDone = fields.frequency == nil && fields.isDone
+        var forgetting: Range<Date>?
+        var remaining = current?.completions.map(wholeSeconds) ?? []
+        if fields.frequency != nil, let agreed = base?.completed, remaining.contains(agreed),
+            fields.completed.map({ $0 < agreed }) ?? true
+        {
+            // Rows keep fractions of a second, the objects whole seconds.
+            forgetting = agreed..<agreed.addingTimeInterval(1)
+            remaining.removeAll { $0 == agreed }
+        }
         var completion: TaskCompletion?
-        if let completed = fields.completed, current?.lastCompletion.map({ wholeSeconds($0) < completed }) ?? true {
+        if let completed = fields.completed, !remaining.contains(completed),
+            remaining.max().map({ $0 < completed }) ?? true
+        {
             completion = TaskCompletion(
                 taskID: task.id, dueDate: fields.frequency == nil ? fields.due : old.dueDate, completedAt: completed)
             if current == nil, fields.frequency != nil { completion?.dueDate = nil }
@@ -125,15 +136,6 @@ package enum ChoreMapping {
             task.anchorDate = fields.due
         }
         task.articleID = articleID
-        var forgetting: Range<Date>?
-        if fields.frequency != nil, let agreed = base?.completed, let current,
-            current.completions.map(wholeSeconds).contains(agreed), fields.completed.map({ $0 < agreed }) ?? true
-        {
-            // Rows keep fractions of a second, the objects whole seconds: from the second after
-            // the completion kept up to the end of the agreed one's second.
-            let start = fields.completed.map { $0.addingTimeInterval(1) } ?? .distantPast
-            forgetting = start..<agreed.addingTimeInterval(1)
-        }
         if current == nil || task != old || completion != nil || forgetting != nil { task.modifiedAt = now }
         return (task, completion, forgetting)
     }

@@ -87,27 +87,43 @@ private struct Run {
     /// The hrefs the listing says are gone: an object that reappears under another href with
     /// the same UID has moved.
     var removedThisSync: Set<String> = []
+    /// Old hrefs of objects that moved in this sync.
+    var movedAway: Set<String> = []
 
     init(engine: ChoreSyncEngine) { self.engine = engine }
 
     /// Every change since `token`, asking again while the server sends them in parts.
     private func allChanges(since token: String?) async throws -> CalDAVChanges? {
-        guard var changes = try await client.changes(since: token) else { return nil }
+        guard let first = try await client.changes(since: token) else { return nil }
+        // Each member counts as its last report says (changed on one page, removed on a later
+        // one is removed), once.
+        var changed: [String: CalDAVObject] = [:]
+        var order: [String] = []
+        var removed = Set<String>()
+        func take(_ page: CalDAVChanges) {
+            for object in page.changed {
+                if changed.updateValue(object, forKey: object.href) == nil { order.append(object.href) }
+                removed.remove(object.href)
+            }
+            for href in page.removed {
+                changed[href] = nil
+                removed.insert(href)
+            }
+        }
+        take(first)
+        var page = first
         var pages = 1
-        while changes.truncated, pages < 1_000 {
-            // A server that cannot continue what it cut short is listed member by member instead.
-            guard let more = try await client.changes(since: changes.token) else { return nil }
-            changes.changed += more.changed
-            changes.removed += more.removed
-            changes.token = more.token
-            changes.truncated = more.truncated
+        while page.truncated {
+            // A server that cannot continue what it cut short, or will not stop, is listed
+            // member by member instead.
+            guard pages < 1_000, let more = try await client.changes(since: page.token), more.token != page.token
+            else { return nil }
+            take(more)
+            page = more
             pages += 1
         }
-        // A member changed after it was reported removed (or the other way round) counts as
-        // its last report says.
-        let changedHrefs = Set(changes.changed.map(\.href))
-        changes.removed.removeAll { changedHrefs.contains($0) }
-        return changes
+        return CalDAVChanges(
+            changed: order.compactMap { changed[$0] }, removed: removed.sorted(), token: page.token)
     }
 
     private var client: CalDAVClient { engine.client }
@@ -199,8 +215,12 @@ private struct Run {
         if let other = items.values.first(where: { $0.uid == uid && $0.href != object.href }) {
             guard item == nil, removedThisSync.contains(other.href) else {
                 problem(object.href, "its UID \(uid) is already the chore at \(other.href)")
+                keepToken()  // when the other one goes, the next sync sees this one again
                 return
             }
+            // Until this object's write is saved, the old href is no deletion either; a write
+            // that does not happen keeps the token, so the next sync sees the move again.
+            movedAway.insert(other.href)
             // Moved there (a MOVE, or deleted and written again under a new name): the same
             // chore at a new href, not a deletion and a new chore.
             items[other.href] = nil
@@ -286,7 +306,7 @@ private struct Run {
 
     /// A chore deleted there.
     private mutating func removedThere(_ href: String) async throws {
-        guard var item = items[href], item.etag != nil else { return }
+        guard !movedAway.contains(href), var item = items[href], item.etag != nil else { return }
         guard let taskID = item.taskID, let local = tasks[taskID] else {
             try await write(.forget(href: href), counting: nil)
             return
@@ -362,7 +382,7 @@ private struct Run {
     /// Deletes there a task deleted here.
     private mutating func deletedHere(_ item: ChoreSyncItem) async throws {
         var item = item
-        if item.etag == nil {
+        if item.etag == nil || item.etag == Self.unknownETag {
             // Reserved but maybe never sent: only what is there can be deleted.
             guard let current = try await fetchOne(item.href) else {
                 return try await write(.forget(href: item.href), counting: nil)
@@ -401,18 +421,26 @@ private struct Run {
         // a text that cannot be read) leaves the object to be merged at the next sync.
         guard let current = try await fetchOne(href), let stored = current.icalendar,
             (try? read(stored).fields) == (try? ChoreMapping.normalized(fields))
-        else { return (nil, text) }
+        else { return (Self.unknownETag, text) }
         return (current.etag, stored)
     }
+
+    /// The ETag of an object that is on the server but whose ETag is not known (the server
+    /// stored something else than was sent): it never matches, so the object is fetched and
+    /// merged at the next sync, and a deletion there still counts.
+    static let unknownETag = ""
 
     /// Writes an object; `nil` when the server refused this one object (the reason is
     /// reported, and the others go on).
     private mutating func write(_ text: String, at href: String, ifMatch etag: String?) async throws -> CalDAVWrite? {
+        // Without its ETag a write could only overwrite: the object is merged first.
+        if etag == Self.unknownETag { return .conflict }
         do throws(CalDAVError) {
             return try await client.put(text, at: href, ifMatch: etag)
         } catch {
             guard Self.refusedAlone(error) else { throw error }
             problem(href, "the server refused it: \(error)")
+            keepToken()
             return nil
         }
     }

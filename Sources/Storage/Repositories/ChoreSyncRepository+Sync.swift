@@ -121,6 +121,14 @@ extension ChoreSyncRepository {
                             "SELECT EXISTS (SELECT 1 FROM choreSyncItem WHERE (href = ? OR uid = ?) AND taskId IS NOT NULL)",
                         arguments: [item.href, item.uid]) == false
                 else { return .stale }
+                // A chore deleted here and kept because it changed there is a new task: undoing
+                // the deletion must not bring the old one back beside it.
+                try db.execute(
+                    sql: """
+                        DELETE FROM taskUndo WHERE taskId IN (
+                            SELECT formerTaskId FROM choreSyncItem WHERE (href = ? OR uid = ?) AND formerTaskId IS NOT NULL)
+                        """,
+                    arguments: [item.href, item.uid])
                 var record = TaskRecord(task)
                 record.id = nil
                 if let articleID = record.articleId, try !ArticleRecord.exists(db, key: articleID) {

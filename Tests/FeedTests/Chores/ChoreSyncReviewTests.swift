@@ -189,4 +189,87 @@ struct ChoreSyncReviewTests {
             #expect(try await a.task("Bins (green)").dueDay == "2026-11-26")
         }
     }
+
+    @Test(
+        "undoing the newer of two completions keeps the older on both homes, including on a home that only ever had the newer"
+    )
+    func undoneSecondCompletion() async throws {
+        try await withRadicale { server in
+            var clock = ChoreHome.now
+            let ticking = ManagedClock(ChoreHome.now)
+            let b = try ChoreHome(server, clock: { ticking.now })
+            let (a, _, chores) = try await twoHomes(server)
+            try await b.setUp(server, chores)
+            let plants = try await b.tasks.add(
+                name: "Plants", due: try choreDay("2026-11-20"), frequency: try .every(1, .day))
+            let id = try #require(plants.id)
+            _ = try await b.tasks.complete(id: id)
+            clock = clock.addingTimeInterval(5)
+            ticking.now = clock
+            _ = try await b.tasks.complete(id: id)
+            _ = try await b.sync.sync()
+            _ = try await a.sync.sync()
+            let onA = try #require(try await a.task("Plants").id)
+            #expect(try await a.tasks.completions(id: onA).count == 1)
+            _ = try await b.tasks.undo()
+            for home in [b, a, b, a] { _ = try await home.sync.sync() }
+            #expect(try await b.tasks.completions(id: id).map(\.completedAt) == [ChoreHome.now])
+            #expect(try await a.tasks.completions(id: onA).map(\.completedAt) == [ChoreHome.now])
+            #expect(try await a.sync.sync() == ChoreSyncSummary())
+            #expect(try await b.sync.sync() == ChoreSyncSummary())
+        }
+    }
+
+    @Test("a chore removed here and kept because it changed there is one task, also after task undo")
+    func keptThenUndone() async throws {
+        try await withRadicale { server in
+            let (a, b, _) = try await twoHomes(server)
+            let bins = try await a.tasks.add(name: "Bins")
+            _ = try await a.sync.sync()
+            _ = try await b.sync.sync()
+            try await a.tasks.remove(id: try #require(bins.id))
+            _ = try await b.tasks.edit(id: try #require(try await b.task("Bins").id), note: .set("blue"))
+            _ = try await b.sync.sync()
+            #expect(try await a.sync.sync().conflicts.count == 1)
+            _ = try? await a.tasks.undo()
+            for home in [a, b, a] { _ = try await home.sync.sync() }
+            #expect(try await a.list().map(\.name) == ["Bins"])
+            #expect(try await b.list().map(\.name) == ["Bins"])
+            #expect(try ChoreSyncTests.objects(server, "chores").count == 1)
+        }
+    }
+
+    @Test("a chore copied to a new name, synced, then deleted at the old one stays as the copy")
+    func copiedThenDeleted() async throws {
+        try await withRadicale { server in
+            let chores = try server.makeCalendar("chores")
+            let home = try ChoreHome(server)
+            try await home.setUp(server, chores)
+            _ = try await home.tasks.add(name: "Bins")
+            _ = try await home.sync.sync()
+            let client = try CalDAVClientTests.client(server, chores)
+            let old = try #require(try await client.fetch(try await client.members().map(\.href)).first)
+            // Radicale refuses a second object with one UID in a collection, so the copy is
+            // written behind its back, as a client syncing a folder would.
+            let folder = server.storage.appendingPathComponent("collection-root/alice/chores")
+            try Data(try #require(old.icalendar).utf8).write(to: folder.appendingPathComponent("copy.ics"))
+            let first = try await home.sync.sync()
+            #expect(first.problems.count == 1, "\(first)")
+            #expect(try await client.delete(at: old.href, ifMatch: nil) == .stored(etag: nil))
+            let second = try await home.sync.sync()
+            #expect(second.deleted == 0, "\(second)")
+            #expect(try await home.list().map(\.name) == ["Bins"])
+        }
+    }
+}
+
+/// A clock a test moves by hand.
+final class ManagedClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Date
+    init(_ start: Date) { value = start }
+    var now: Date {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
 }
