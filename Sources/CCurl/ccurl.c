@@ -269,7 +269,27 @@ static int on_progress(void *context, long long dltotal, long long dlnow, long l
     return atomic_load(&((tidings_http_request *)context)->cancelled) ? 1 : 0;
 }
 
+/// Exchanges inside `tidings_http_perform` now, on any thread.
+static atomic_int active_exchanges;
+
+int tidings_http_active(void) { return atomic_load(&active_exchanges); }
+
+static void perform(
+    tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
+    const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
+    const char *user_agent, tidings_http_result *result);
+
 void tidings_http_perform(
+    tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
+    const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
+    const char *user_agent, tidings_http_result *result) {
+    atomic_fetch_add(&active_exchanges, 1);
+    perform(client, request, host, method, url, headers, count, body, body_length, timeout_ms, max_body, user_agent,
+            result);
+    atomic_fetch_sub(&active_exchanges, 1);
+}
+
+static void perform(
     tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
     const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
     const char *user_agent, tidings_http_result *result) {

@@ -18,3 +18,21 @@ public func makeDefaultTransport(configuration: TransportConfiguration = Transpo
         URLSessionTransport(configuration: configuration)
     #endif
 }
+
+/// Waits until no request of this process is inside the network stack, or `timeout` has
+/// passed; returns whether none is. A process calls it before it exits: on Linux, exiting while
+/// a cancelled request is still winding down in libcurl runs OpenSSL's exit-time cleanup under
+/// that request's thread (a crash).
+public func waitForNetworkIdle(timeout: Duration) async -> Bool {
+    #if os(Linux)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while CurlTransport.activeRequests > 0 {
+            guard clock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    #else
+        return true
+    #endif
+}

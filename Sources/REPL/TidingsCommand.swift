@@ -1,5 +1,6 @@
 import ArgumentParser
 import Config
+import DefaultTransport
 import Feed
 import Foundation
 import Logging
@@ -252,6 +253,11 @@ struct Invocation: Equatable {
             await chores.value
         } else {
             status = await session.runScript(AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } })
+        }
+        // A cancelled request may still be winding down inside libcurl (the config's fetch
+        // outlives its abandoned callers): exiting under it crashes in OpenSSL's cleanup.
+        if await !waitForNetworkIdle(timeout: .seconds(3)) {
+            logger.debug("a network request was still running at exit")
         }
         // The next process starts with a small log (a failure only costs it time: logged).
         do {

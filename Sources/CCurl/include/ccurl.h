@@ -69,6 +69,10 @@ void tidings_http_perform(
     const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
     const char *user_agent, tidings_http_result *result);
 
+/// How many exchanges are inside `tidings_http_perform` now, on any thread. A process must not
+/// exit while one is: the exit-time cleanup of OpenSSL would run under its feet.
+int tidings_http_active(void);
+
 /// Frees what a result holds (not the result itself).
 void tidings_http_result_free(tidings_http_result *result);
 

@@ -20,6 +20,10 @@
     /// `makeDefaultTransport(configuration:)` (module `DefaultTransport`) picks the one for the
     /// platform.
     public final class CurlTransport: HTTPTransport {
+        /// How many requests of this process, of any transport, are inside libcurl now. A
+        /// process must not exit while one is: OpenSSL's exit-time cleanup would run under it.
+        public static var activeRequests: Int { Int(tidings_http_active()) }
+
         /// The transport's limits (shared with `URLSessionTransport`).
         public typealias Configuration = TransportConfiguration
 
