@@ -10,17 +10,13 @@ package enum ChoreMapping {
     /// article here (`base`'s link): the link cannot be changed here, so it is never sent
     /// as removed.
     ///
-    /// Its completion is the one both sides agreed on while that one is still recorded here
-    /// and nothing newer is; a newer one when the chore was done here since; the newest left
-    /// when the agreed one was undone here.
+    /// Its completion is the newest recorded here: the one both sides agreed on while nothing
+    /// newer is, a newer one when the chore was done here since, the newest left when the
+    /// agreed one was undone here.
     package static func fields(of local: ChoreSyncTask, base: ChoreFields?) -> ChoreFields {
         let task = local.task
         let recurring = task.frequency != nil
-        let done = local.completions.map(wholeSeconds)
-        var completed = done.last
-        if let agreed = base?.completed, done.contains(agreed), done.last.map({ $0 <= agreed }) ?? true {
-            completed = agreed
-        }
+        let completed = local.completions.last.map(wholeSeconds)
         return ChoreFields(
             name: task.name, note: task.note, due: task.dueDate, frequency: task.frequency,
             isDone: !recurring && task.isDone, completed: recurring || task.isDone ? completed : nil,
@@ -65,6 +61,18 @@ package enum ChoreMapping {
         // COMPLETED behind when it reopens one).
         result.completed = fields.frequency == nil && !fields.isDone ? nil : fields.completed.map(wholeSeconds)
         return result
+    }
+
+    /// An object's text read: the object, its fields as written, and as a task holds them.
+    ///
+    /// - Throws: `ChoreObjectError` for text that is no chore, `Unfit` for fields that cannot
+    ///   be a task.
+    package static func read(_ text: String, calendar: Calendar) throws -> (
+        object: ChoreObject, raw: ChoreFields, fields: ChoreFields
+    ) {
+        let object = try ChoreObject(parsing: text)
+        let raw = try object.fields(calendar: calendar)
+        return (object, raw, try normalized(raw))
     }
 
     /// `raw` (fields as another client wrote them) with the fields whose meaning `wanted`

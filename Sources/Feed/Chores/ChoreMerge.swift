@@ -37,8 +37,7 @@ package enum ChoreMerge {
         switch field {
         case "name": return quoted(fields.name)
         case "note": return quoted(fields.note)
-        case "due":
-            return fields.due.map { HouseholdTask(name: "-", dueDate: $0, createdAt: $0).dueDay ?? "none" } ?? "none"
+        case "due": return fields.due.map(HouseholdTask.day) ?? "none"
         case "frequency": return fields.frequency.map { "\($0)" } ?? "once"
         case "done": return fields.isDone ? "done" : "open"
         case "completed": return fields.completed.map { RFC3339.string(from: $0) } ?? "none"

@@ -63,7 +63,7 @@ package struct ChoreSyncEngine {
 
     /// Syncs with the collection, starting from `token`.
     package func run(token: String?) async throws(Failure) -> Outcome {
-        var run = Run(engine: self)
+        var run = ChoreSyncRun(engine: self)
         do {
             try await run.sync(from: token)
         } catch let error as CalDAVError {
@@ -77,8 +77,9 @@ package struct ChoreSyncEngine {
     }
 }
 
-/// The state of one sync.
-private struct Run {
+/// The state of one sync: the listing and the helpers here, each side's changes in
+/// ChoreSyncRun+Sides.swift.
+struct ChoreSyncRun {
     let engine: ChoreSyncEngine
     var outcome = ChoreSyncEngine.Outcome()
     var tasks: [Int64: ChoreSyncTask] = [:]
@@ -93,7 +94,7 @@ private struct Run {
     init(engine: ChoreSyncEngine) { self.engine = engine }
 
     /// Every change since `token`, asking again while the server sends them in parts.
-    private func allChanges(since token: String?) async throws -> CalDAVChanges? {
+    func allChanges(since token: String?) async throws -> CalDAVChanges? {
         guard let first = try await client.changes(since: token) else { return nil }
         // Each member counts as its last report says (changed on one page, removed on a later
         // one is removed), once.
@@ -126,8 +127,8 @@ private struct Run {
             changed: order.compactMap { changed[$0] }, removed: removed.sorted(), token: page.token)
     }
 
-    private var client: CalDAVClient { engine.client }
-    private var repository: ChoreSyncRepository { engine.repository }
+    var client: CalDAVClient { engine.client }
+    var repository: ChoreSyncRepository { engine.repository }
 
     mutating func sync(from token: String?) async throws {
         try await reload()
@@ -186,234 +187,18 @@ private struct Run {
     }
 
     /// Reads the tasks and objects again.
-    private mutating func reload() async throws {
+    mutating func reload() async throws {
         let state = try await repository.localState()
         tasks = Dictionary(
             state.tasks.compactMap { task in task.task.id.map { ($0, task) } }, uniquingKeysWith: { a, _ in a })
         items = Dictionary(state.items.map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    // MARK: - Their side
-
-    /// A chore created or changed there (or our own write coming back).
-    private mutating func received(_ object: CalDAVObject) async throws {
-        guard let text = object.icalendar else { return }
-        var item = items[object.href]
-        let parsed: (object: ChoreObject, raw: ChoreFields, fields: ChoreFields)
-        do {
-            parsed = try read(text)
-        } catch {
-            problem(object.href, "\(error)")
-            return
-        }
-        let uid = parsed.object.uid
-        guard object.etag != nil else {
-            // Without an ETag no write to it can be conditional: it is left as it is.
-            problem(object.href, "the server gives no ETag for it, so it cannot be changed safely; it is left alone")
-            return
-        }
-        if let other = items.values.first(where: { $0.uid == uid && $0.href != object.href }) {
-            guard item == nil, removedThisSync.contains(other.href) else {
-                problem(object.href, "its UID \(uid) is already the chore at \(other.href)")
-                keepToken()  // when the other one goes, the next sync sees this one again
-                return
-            }
-            // Until this object's write is saved, the old href is no deletion either; a write
-            // that does not happen keeps the token, so the next sync sees the move again.
-            movedAway.insert(other.href)
-            // Moved there (a MOVE, or deleted and written again under a new name): the same
-            // chore at a new href, not a deletion and a new chore.
-            items[other.href] = nil
-            item = other
-        }
-        var synced = ChoreSyncItem(
-            href: object.href, uid: uid, taskID: item?.taskID, etag: object.etag, icalendar: text)
-        guard let item else {
-            // New there.
-            let (task, completion) = ChoreMapping.task(
-                parsed.fields, current: nil, articleID: try await articleID(parsed.fields.link, current: nil),
-                now: engine.now())
-            try await write(.insert(task, completion: completion, item: synced), counting: \.received)
-            return
-        }
-        let known = baseFields(item)
-        guard let taskID = item.taskID else {
-            let base = known ?? parsed.fields
-            // Deleted here. Unchanged there since: the deletion goes out in step 4, at this ETag.
-            guard parsed.fields != base else {
-                try await write(.item(synced), counting: nil)
-                return
-            }
-            let (task, completion) = ChoreMapping.task(
-                parsed.fields, current: nil, articleID: try await articleID(parsed.fields.link, current: nil),
-                now: engine.now())
-            conflict(task.name, fields: [], "deleted here but changed on another device: kept")
-            try await write(.insert(task, completion: completion, item: synced), counting: \.received)
-            return
-        }
-        guard let local = tasks[taskID] else {
-            keepToken()  // deleted just now: the next sync sees it
-            return
-        }
-        // Without a base that can be read, the other device's version is taken as it is.
-        let base = known ?? ChoreMapping.fields(of: local, base: nil)
-        let mine = ChoreMapping.fields(of: local, base: base)
-        if mine == parsed.fields { return try await write(.item(synced), counting: nil) }
-        if mine == base {
-            let (task, completion, forgetting) = ChoreMapping.task(
-                parsed.fields, current: local, base: base,
-                articleID: try await articleID(parsed.fields.link, current: local), now: engine.now())
-            try await write(
-                .update(task, expected: local.task, completion: completion, item: synced, forgetting: forgetting),
-                counting: task != local.task || completion != nil || forgetting != nil ? \.received : nil)
-            return
-        }
-        // Changed on both sides.
-        let (merged, fields) = ChoreMerge.merge(base: base, local: mine, remote: parsed.fields)
-        if !fields.isEmpty {
-            let discarded = Dictionary(
-                fields.map { ($0, ChoreMerge.text(of: $0, in: mine)) }, uniquingKeysWith: { a, _ in a })
-            let had = fields.map { "\($0) \(discarded[$0] ?? "")" }.joined(separator: ", ")
-            outcome.summary.conflicts.append(
-                ChoreSyncConflict(
-                    task: local.task.name, fields: fields,
-                    resolution:
-                        "\(fields.joined(separator: ", ")) changed on both sides: the other device's change was kept; this device had \(had)",
-                    discarded: discarded))
-        }
-        let (task, completion, forgetting) = ChoreMapping.task(
-            merged, current: local, base: base, articleID: try await articleID(merged.link, current: local),
-            now: engine.now())
-        if merged != parsed.fields {
-            var patched = parsed.object
-            patched.apply(
-                ChoreMapping.patched(raw: parsed.raw, normalized: parsed.fields, wanted: merged), now: engine.now(),
-                calendar: engine.calendar)
-            let text = patched.calendar.text
-            guard let written = try await write(text, at: object.href, ifMatch: object.etag) else { return }
-            guard case .stored(let etag) = written else {
-                problem(object.href, "changed again on the server during the sync; the next sync merges it")
-                keepToken()
-                return
-            }
-            (synced.etag, synced.icalendar) = try await confirmed(etag, text: text, href: object.href, fields: merged)
-            outcome.summary.sent += 1
-        }
-        try await write(
-            .update(task, expected: local.task, completion: completion, item: synced, forgetting: forgetting),
-            counting: task != local.task || completion != nil || forgetting != nil ? \.received : nil)
-    }
-
-    /// A chore deleted there.
-    private mutating func removedThere(_ href: String) async throws {
-        guard !movedAway.contains(href), var item = items[href], item.etag != nil else { return }
-        guard let taskID = item.taskID, let local = tasks[taskID] else {
-            try await write(.forget(href: href), counting: nil)
-            return
-        }
-        let base = baseFields(item)
-        if base.map({ ChoreMapping.fields(of: local, base: $0) != $0 }) ?? true {
-            conflict(local.task.name, fields: [], "deleted on another device but changed here: kept and shared again")
-            item.etag = nil
-            try await write(.item(item), counting: nil)
-            return
-        }
-        try await write(.delete(expected: local.task, href: href), counting: \.deleted)
-    }
-
-    // MARK: - Our side
-
-    /// Sends a task that is new here or changed since the last sync.
-    private mutating func send(_ local: ChoreSyncTask, item: ChoreSyncItem?) async throws {
-        guard let taskID = local.task.id else { return }
-        guard let item else {
-            // New here: its object is saved before it is sent.
-            let uid = UUID().uuidString
-            let object = ChoreObject(
-                uid: uid, fields: ChoreMapping.fields(of: local, base: nil), now: engine.now(),
-                calendar: engine.calendar)
-            let item = ChoreSyncItem(
-                href: client.href(forUID: uid), uid: uid, taskID: taskID, etag: nil, icalendar: object.calendar.text)
-            guard try await repository.apply(.reserve(item), source: ChoreSyncEngine.source) == .written(taskID: taskID)
-            else { return }
-            items[item.href] = item
-            return try await put(item, text: item.icalendar, local: local)
-        }
-        guard let base = baseFields(item) else { return }  // an object we cannot read stays as it is
-        let mine = ChoreMapping.fields(of: local, base: base)
-        guard mine != base || item.etag == nil else { return }
-        guard let parsed = try? read(item.icalendar) else { return }
-        var object = parsed.object
-        object.apply(
-            ChoreMapping.patched(raw: parsed.raw, normalized: parsed.fields, wanted: mine), now: engine.now(),
-            calendar: engine.calendar)
-        try await put(item, text: object.calendar.text, local: local)
-    }
-
-    /// Writes `text` for `item` (created when it has no ETag), then saves it as synced; a
-    /// concurrent change is fetched and merged instead.
-    private mutating func put(_ item: ChoreSyncItem, text: String, local: ChoreSyncTask) async throws {
-        guard let written = try await write(text, at: item.href, ifMatch: item.etag) else { return }
-        switch written {
-        case .stored(let etag):
-            var synced = item
-            (synced.etag, synced.icalendar) = try await confirmed(
-                etag, text: text, href: item.href, fields: ChoreMapping.fields(of: local, base: baseFields(item)))
-            try await write(.item(synced), counting: \.sent)
-        case .conflict:
-            guard let current = try await fetchOne(item.href) else {
-                if item.etag != nil {
-                    // Deleted there while changed here: created again at the next sync.
-                    var pending = item
-                    pending.etag = nil
-                    conflict(
-                        local.task.name, fields: [], "deleted on another device but changed here: kept and shared again"
-                    )
-                    try await write(.item(pending), counting: nil)
-                } else {
-                    problem(item.href, "the server refused to create it (HTTP 412)")
-                }
-                return
-            }
-            try await received(CalDAVObject(href: item.href, etag: current.etag, icalendar: current.icalendar))
-        }
-    }
-
-    /// Deletes there a task deleted here.
-    private mutating func deletedHere(_ item: ChoreSyncItem) async throws {
-        var item = item
-        if item.etag == nil || item.etag == Self.unknownETag {
-            // Reserved but maybe never sent: only what is there can be deleted.
-            guard let current = try await fetchOne(item.href) else {
-                return try await write(.forget(href: item.href), counting: nil)
-            }
-            item.etag = current.etag
-        }
-        let deleted: CalDAVWrite
-        do throws(CalDAVError) {
-            deleted = try await client.delete(at: item.href, ifMatch: item.etag)
-        } catch {
-            guard Self.refusedAlone(error) else { throw error }
-            problem(item.href, "the server refused to delete it: \(error)")
-            return
-        }
-        switch deleted {
-        case .stored:
-            try await write(.forget(href: item.href), counting: \.deleted)
-        case .conflict:
-            // Changed there since: it comes back here.
-            guard let current = try await fetchOne(item.href) else {
-                return try await write(.forget(href: item.href), counting: nil)
-            }
-            try await received(CalDAVObject(href: item.href, etag: current.etag, icalendar: current.icalendar))
-        }
-    }
-
     // MARK: - Helpers
 
     /// The ETag and text stored after a write: without an ETag in the answer the server
     /// changed what it stored, and the object is read back.
-    private func confirmed(_ etag: String?, text: String, href: String, fields: ChoreFields) async throws -> (
+    func confirmed(_ etag: String?, text: String, href: String, fields: ChoreFields) async throws -> (
         String?, String
     ) {
         if let etag { return (etag, text) }
@@ -432,7 +217,7 @@ private struct Run {
 
     /// Writes an object; `nil` when the server refused this one object (the reason is
     /// reported, and the others go on).
-    private mutating func write(_ text: String, at href: String, ifMatch etag: String?) async throws -> CalDAVWrite? {
+    mutating func upload(_ text: String, at href: String, ifMatch etag: String?) async throws -> CalDAVWrite? {
         // Without its ETag a write could only overwrite: the object is merged first.
         if etag == Self.unknownETag { return .conflict }
         do throws(CalDAVError) {
@@ -457,28 +242,26 @@ private struct Run {
 
     /// The sync's token is not stored: something seen in this sync waits for the next, which
     /// must see it again.
-    private mutating func keepToken() { outcome.keepsToken = true }
+    mutating func keepToken() { outcome.keepsToken = true }
 
     /// The object at `href` as the server has it now; `nil` when it is gone (an answer about
     /// another href does not count).
-    private func fetchOne(_ href: String) async throws -> CalDAVObject? {
+    func fetchOne(_ href: String) async throws -> CalDAVObject? {
         try await client.fetch([href]).first { Self.path($0.href) == href }
     }
 
-    /// An object's text read: the object, its fields as written, and as a task holds them.
-    private func read(_ text: String) throws -> (object: ChoreObject, raw: ChoreFields, fields: ChoreFields) {
-        let object = try ChoreObject(parsing: text)
-        let raw = try object.fields(calendar: engine.calendar)
-        return (object, raw, try ChoreMapping.normalized(raw))
+    /// An object's text read (see `ChoreMapping.read`).
+    func read(_ text: String) throws -> (object: ChoreObject, raw: ChoreFields, fields: ChoreFields) {
+        try ChoreMapping.read(text, calendar: engine.calendar)
     }
 
     /// The fields both sides last agreed on; `nil` for an object that cannot be read.
-    private func baseFields(_ item: ChoreSyncItem) -> ChoreFields? {
+    func baseFields(_ item: ChoreSyncItem) -> ChoreFields? {
         try? read(item.icalendar).fields
     }
 
     /// The article a received link points to: the task's own when the link is unchanged.
-    private func articleID(_ link: URL?, current: ChoreSyncTask?) async throws -> Int64? {
+    func articleID(_ link: URL?, current: ChoreSyncTask?) async throws -> Int64? {
         if let current, current.articleLink == link || (link == nil && current.articleLink == nil) {
             return current.task.articleID
         }
@@ -486,16 +269,17 @@ private struct Run {
         return try await repository.articleID(link: link)
     }
 
-    private mutating func problem(_ href: String, _ reason: String) {
+    mutating func problem(_ href: String, _ reason: String) {
         outcome.summary.problems.append(ChoreSyncProblem(href: href, reason: reason))
     }
 
-    private mutating func conflict(_ name: String, fields: [String], _ what: String) {
-        outcome.summary.conflicts.append(ChoreSyncConflict(task: name, fields: fields, resolution: what))
+    mutating func conflict(_ name: String, fields: [String], _ what: String, discarded: [String: String] = [:]) {
+        outcome.summary.conflicts.append(
+            ChoreSyncConflict(task: name, fields: fields, resolution: what, discarded: discarded))
     }
 
     /// Applies a write, counts it, and keeps the local copies in step.
-    private mutating func write(_ write: ChoreSyncWrite, counting counter: WritableKeyPath<ChoreSyncSummary, Int>?)
+    mutating func write(_ write: ChoreSyncWrite, counting counter: WritableKeyPath<ChoreSyncSummary, Int>?)
         async throws
     {
         let result = try await repository.apply(write, source: ChoreSyncEngine.source)

@@ -170,9 +170,7 @@ public actor ChoreSyncService {
             collection = parts.url ?? given
         }
         if user == nil, environment["TIDINGS_CALDAV_PASSWORD"]?.isEmpty == false,
-            CalDAVCredentials.find(
-                for: collection, user: nil, environment: [:],
-                netrc: netrc.flatMap { try? String(contentsOf: $0, encoding: .utf8) }) == nil
+            CalDAVCredentials.find(for: collection, user: nil, environment: [:], netrc: Self.read(netrc)) == nil
         {
             throw .remote("TIDINGS_CALDAV_PASSWORD is set but no user is named: give the user to set up")
         }
@@ -304,9 +302,8 @@ public actor ChoreSyncService {
                     pending += 1
                     continue
                 }
-                let base = try? ChoreObject(parsing: item.icalendar).fields(calendar: calendar)
-                guard let base, let normalized = try? ChoreMapping.normalized(base) else { continue }
-                if item.etag == nil || ChoreMapping.fields(of: local, base: normalized) != normalized { pending += 1 }
+                guard let base = try? ChoreMapping.read(item.icalendar, calendar: calendar).fields else { continue }
+                if item.etag == nil || ChoreMapping.fields(of: local, base: base) != base { pending += 1 }
             }
             return ChoreSyncStatus(
                 url: account.url, user: account.user, lastSyncAt: account.lastSyncAt, lastResult: account.lastResult,
@@ -323,10 +320,16 @@ public actor ChoreSyncService {
             return try CalDAVClient(collection: collection, transport: transport) {
                 CalDAVCredentials.find(
                     for: collection, user: user, environment: environment,
-                    netrc: netrc.flatMap { try? String(contentsOf: $0, encoding: .utf8) })
+                    netrc: Self.read(netrc))
             }
         } catch {
             throw .remote(error.description)
         }
+    }
+
+    /// The netrc file's text, read each time credentials are needed (it may change); `nil`
+    /// when there is none.
+    private static func read(_ netrc: URL?) -> String? {
+        netrc.flatMap { try? String(contentsOf: $0, encoding: .utf8) }
     }
 }

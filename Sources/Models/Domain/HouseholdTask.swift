@@ -109,13 +109,15 @@ public struct TaskCompletion: Sendable, Hashable, Codable {
 extension HouseholdTask {
     /// The due day as `YYYY-MM-DD` (what `task list --json` shows as `due`), for tasks written
     /// by Feed's `TaskService`, which stores due days as 00:00 UTC; `nil` for an undated task.
-    public var dueDay: String? {
-        guard let dueDate else { return nil }
-        let parts = Self.isoCalendar.dateComponents([.year, .month, .day], from: dueDate)
+    public var dueDay: String? { dueDate.map(Self.day) }
+
+    /// A due day (00:00 UTC of it) as `YYYY-MM-DD`.
+    public static func day(_ dueDate: Date) -> String {
+        let parts = isoCalendar.dateComponents([.year, .month, .day], from: dueDate)
         let year = parts.year ?? 0
         let month = parts.month ?? 0
         let day = parts.day ?? 0
-        return "\(Self.padded(year, 4))-\(Self.padded(month, 2))-\(Self.padded(day, 2))"
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 
     private static let isoCalendar: Calendar = {

@@ -44,23 +44,24 @@ struct ChoreMappingTests {
     )
     func completion() throws {
         let weekly = try Frequency(count: 1, unit: .week)
-        let due = try choreDay("2026-11-20")
+        let due = ChoreObjectTests.day("2026-11-20")
         let task = HouseholdTask(
-            id: 1, name: "Bins", dueDate: due, frequency: weekly, anchorDate: try choreDay("2026-10-30"), createdAt: now
+            id: 1, name: "Bins", dueDate: due, frequency: weekly, anchorDate: ChoreObjectTests.day("2026-10-30"),
+            createdAt: now
         )
         let local = ChoreSyncTask(task: task, completions: [now.addingTimeInterval(-86_400 * 7)])
         var done = ChoreMapping.fields(of: local, base: nil)
-        done.due = try choreDay("2026-11-27")
+        done.due = ChoreObjectTests.day("2026-11-27")
         done.completed = now
         let (moved, completion) = ChoreMapping.task(done, current: local, articleID: nil, now: now)
-        let next = try choreDay("2026-11-27")
+        let next = ChoreObjectTests.day("2026-11-27")
         #expect(moved.dueDate == next && moved.anchorDate == task.anchorDate)
         #expect(completion == TaskCompletion(taskID: 1, dueDate: due, completedAt: now))
 
         var rescheduled = ChoreMapping.fields(of: local, base: nil)
-        rescheduled.due = try choreDay("2026-11-25")
+        rescheduled.due = ChoreObjectTests.day("2026-11-25")
         let (again, none) = ChoreMapping.task(rescheduled, current: local, articleID: nil, now: now)
-        let newDue = try choreDay("2026-11-25")
+        let newDue = ChoreObjectTests.day("2026-11-25")
         #expect(none == nil && again.anchorDate == newDue)
 
         // An older completion than the one recorded here adds nothing.

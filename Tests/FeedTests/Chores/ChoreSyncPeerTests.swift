@@ -51,8 +51,8 @@ struct ChoreSyncPeerTests {
             let long =
                 "Sort the cellar shelves by season, label every box, and take the empties to the recycling centre"
             _ = try await home.tasks.add(
-                name: "Bins", note: note, due: try choreDay("2026-11-24"), frequency: try .every(1, .week))
-            _ = try await home.tasks.add(name: long, due: try choreDay("2026-12-01"))
+                name: "Bins", note: note, due: ChoreObjectTests.day("2026-11-24"), frequency: try .every(1, .week))
+            _ = try await home.tasks.add(name: long, due: ChoreObjectTests.day("2026-12-01"))
             let passport = try await home.tasks.add(name: "Renew the passport")
             _ = try await home.tasks.complete(id: try #require(passport.id))
             _ = try await home.sync.sync()

@@ -148,7 +148,7 @@ struct ChoreSyncReviewTests {
         try await withRadicale { server in
             let (a, b, _) = try await twoHomes(server)
             let plants = try await a.tasks.add(
-                name: "Plants", due: try choreDay("2026-11-20"), frequency: try .every(3, .day))
+                name: "Plants", due: ChoreObjectTests.day("2026-11-20"), frequency: try .every(3, .day))
             let id = try #require(plants.id)
             _ = try await a.sync.sync()
             _ = try await b.sync.sync()
@@ -172,14 +172,14 @@ struct ChoreSyncReviewTests {
     func undoAfterTheirChange() async throws {
         try await withRadicale { server in
             let (a, b, _) = try await twoHomes(server)
-            let bins = try await a.tasks.add(name: "Bins", due: try choreDay("2026-11-24"))
+            let bins = try await a.tasks.add(name: "Bins", due: ChoreObjectTests.day("2026-11-24"))
             _ = try await a.sync.sync()
             _ = try await b.sync.sync()
             _ = try await a.tasks.edit(id: try #require(bins.id), name: "Bins (green)")
             _ = try await a.sync.sync()
             _ = try await b.sync.sync()
             _ = try await b.tasks.edit(
-                id: try #require(try await b.task("Bins (green)").id), due: .set(try choreDay("2026-11-26")))
+                id: try #require(try await b.task("Bins (green)").id), due: .set(ChoreObjectTests.day("2026-11-26")))
             _ = try await b.sync.sync()
             _ = try await a.sync.sync()
             _ = try? await a.tasks.undo()
@@ -201,7 +201,7 @@ struct ChoreSyncReviewTests {
             let (a, _, chores) = try await twoHomes(server)
             try await b.setUp(server, chores)
             let plants = try await b.tasks.add(
-                name: "Plants", due: try choreDay("2026-11-20"), frequency: try .every(1, .day))
+                name: "Plants", due: ChoreObjectTests.day("2026-11-20"), frequency: try .every(1, .day))
             let id = try #require(plants.id)
             _ = try await b.tasks.complete(id: id)
             clock = clock.addingTimeInterval(5)

@@ -15,7 +15,8 @@ struct ChoreSyncTests {
         try await withRadicale { server in
             let (a, b, _) = try await twoHomes(server)
             _ = try await a.tasks.add(
-                name: "Take out the bins", note: "green one; then\nthe blue one", due: try choreDay("2026-11-24"),
+                name: "Take out the bins", note: "green one; then\nthe blue one",
+                due: ChoreObjectTests.day("2026-11-24"),
                 frequency: try .every(1, .week))
             _ = try await a.tasks.add(name: "Call the plumber, today")
             let first = try await a.sync.sync()
@@ -23,11 +24,11 @@ struct ChoreSyncTests {
             let received = try await b.sync.sync()
             #expect(received.received == 2 && received.sent == 0)
             #expect(try await b.list() == a.list())
-            #expect(try await b.task("Take out the bins").anchorDate == (try choreDay("2026-11-24")))
+            #expect(try await b.task("Take out the bins").anchorDate == (ChoreObjectTests.day("2026-11-24")))
 
             let bins = try await b.task("Take out the bins")
             _ = try await b.tasks.edit(
-                id: try #require(bins.id), name: "Bins", note: .clear, due: .set(try choreDay("2026-11-26")),
+                id: try #require(bins.id), name: "Bins", note: .clear, due: .set(ChoreObjectTests.day("2026-11-26")),
                 frequency: .set(try .every(2, .week)))
             #expect(try await b.sync.sync().sent == 1)
             #expect(try await a.sync.sync().received == 1)
@@ -48,7 +49,7 @@ struct ChoreSyncTests {
         try await withRadicale { server in
             let (a, b, _) = try await twoHomes(server)
             let added = try await a.tasks.add(
-                name: "Water the plants", due: try choreDay("2026-11-20"), frequency: try .every(3, .day))
+                name: "Water the plants", due: ChoreObjectTests.day("2026-11-20"), frequency: try .every(3, .day))
             _ = try await a.sync.sync()
             _ = try await b.sync.sync()
             let onB = try await b.task("Water the plants")
@@ -62,7 +63,7 @@ struct ChoreSyncTests {
             #expect(onA.anchorDate == added.anchorDate)
             let completions = try await a.tasks.completions(id: try #require(onA.id))
             #expect(completions.map(\.completedAt) == [ChoreHome.now])
-            #expect(try completions.first?.dueDate == choreDay("2026-11-20"))
+            #expect(completions.first?.dueDate == ChoreObjectTests.day("2026-11-20"))
             // Nothing goes back and forth afterwards.
             #expect(try await a.sync.sync() == ChoreSyncSummary())
             #expect(try await b.sync.sync() == ChoreSyncSummary())
@@ -81,14 +82,14 @@ struct ChoreSyncTests {
     func offlineEdits() async throws {
         try await withRadicale { server in
             let (a, b, _) = try await twoHomes(server)
-            _ = try await a.tasks.add(name: "Clean the gutters", due: try choreDay("2026-12-01"))
+            _ = try await a.tasks.add(name: "Clean the gutters", due: ChoreObjectTests.day("2026-12-01"))
             _ = try await a.sync.sync()
             _ = try await b.sync.sync()
             // Offline: A changes the note and the name, B the due date and the name.
             let onA = try #require(try await a.task("Clean the gutters").id)
             let onB = try #require(try await b.task("Clean the gutters").id)
             _ = try await a.tasks.edit(id: onA, name: "Clean the gutters (front)", note: .set("ladder in the shed"))
-            _ = try await b.tasks.edit(id: onB, name: "Gutters", due: .set(try choreDay("2026-12-05")))
+            _ = try await b.tasks.edit(id: onB, name: "Gutters", due: .set(ChoreObjectTests.day("2026-12-05")))
             #expect(try await b.sync.sync().sent == 1)
             let merged = try await a.sync.sync()
             #expect(merged.conflicts.map(\.fields) == [["name"]])
@@ -164,7 +165,7 @@ struct ChoreSyncTests {
                 try await b.tasks.remove(id: try #require(try await b.task("Plants").id))
                 _ = try await b.sync.sync()
                 _ = try await a.tasks.edit(
-                    id: try #require(try await a.task("Dishes").id), due: .set(try choreDay("2026-11-30")))
+                    id: try #require(try await a.task("Dishes").id), due: .set(ChoreObjectTests.day("2026-11-30")))
                 _ = try await a.tasks.add(name: "Oven")
                 try await a.tasks.remove(id: try #require(try await a.task("Laundry").id))
 
@@ -234,7 +235,7 @@ struct ChoreSyncTests {
             let unlinked = try await c.task("Read: Sourdough starter")
             #expect(unlinked.articleID == nil)
             // An edit there keeps the link on the server.
-            _ = try await c.tasks.edit(id: try #require(unlinked.id), due: .set(try choreDay("2026-11-30")))
+            _ = try await c.tasks.edit(id: try #require(unlinked.id), due: .set(ChoreObjectTests.day("2026-11-30")))
             #expect(try await c.sync.sync().sent == 1)
             let after = try await client.fetch(try await client.members().map(\.href))
             #expect(after.first?.icalendar?.contains("URL:https://example.com/sourdough") == true)
@@ -247,7 +248,7 @@ struct ChoreSyncTests {
     func undoneRemoval() async throws {
         try await withRadicale { server in
             let (a, b, _) = try await twoHomes(server)
-            let bins = try await a.tasks.add(name: "Bins", due: try choreDay("2026-11-24"))
+            let bins = try await a.tasks.add(name: "Bins", due: ChoreObjectTests.day("2026-11-24"))
             _ = try await a.sync.sync()
             _ = try await b.sync.sync()
             try await a.tasks.remove(id: try #require(bins.id))
@@ -309,7 +310,7 @@ struct ChoreSyncFailureTests {
             #expect(listed == [expected])
 
             let task = try await home.task(expected.name)
-            _ = try await home.tasks.edit(id: try #require(task.id), due: .set(try choreDay("2024-11-08")))
+            _ = try await home.tasks.edit(id: try #require(task.id), due: .set(ChoreObjectTests.day("2024-11-08")))
             #expect(try await home.sync.sync().sent == 1)
             let after = try #require(try await client.fetch([href]).first?.icalendar)
             let moved: Set = ["DUE", "DTSTART", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"]
@@ -385,7 +386,7 @@ struct ChoreSyncFailureTests {
             let (a, b) = (try ChoreHome(server, transport: noSync), try ChoreHome(server))
             try await a.setUp(server, chores)
             try await b.setUp(server, chores)
-            _ = try await b.tasks.add(name: "Bins", due: try choreDay("2026-11-24"))
+            _ = try await b.tasks.add(name: "Bins", due: ChoreObjectTests.day("2026-11-24"))
             let dishes = try await b.tasks.add(name: "Dishes")
             _ = try await b.sync.sync()
             #expect(try await a.sync.sync().received == 2)

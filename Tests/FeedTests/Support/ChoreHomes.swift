@@ -10,11 +10,7 @@ import Testing
 /// service, on a fixed clock (2026-11-23 12:00 UTC) in UTC.
 struct ChoreHome: Sendable {
     static let now = Date(timeIntervalSince1970: 1_795_435_200)
-    static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
-        return calendar
-    }()
+    static let utc = ChoreObjectTests.calendar()
 
     let store: LocalStore
     let tasks: TaskService
@@ -68,11 +64,6 @@ func twoHomes(_ server: RadicaleServer) async throws -> (ChoreHome, ChoreHome, U
     try await a.setUp(server, chores)
     try await b.setUp(server, chores)
     return (a, b, chores)
-}
-
-/// A day `YYYY-MM-DD` as the task service stores due days.
-func choreDay(_ text: String) throws -> Date {
-    try #require(ISO8601DateFormatter().date(from: text + "T00:00:00Z"))
 }
 
 /// The real transport to a real server, with what the tests make of the network in between:

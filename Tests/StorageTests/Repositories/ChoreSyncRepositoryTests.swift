@@ -92,7 +92,7 @@ struct ChoreSyncRepositoryTests {
         let state = try await sync.localState()
         // An article that does not exist here is not linked.
         #expect(state.tasks.map(\.task.articleID) == [nil])
-        #expect(state.tasks.map(\.lastCompletion) == [now])
+        #expect(state.tasks.map(\.completions) == [[now]])
         #expect(state.items.map(\.taskID) == [id])
         #expect(try await sync.articleID(link: URL(string: "https://example.org/a")!) == nil)
     }

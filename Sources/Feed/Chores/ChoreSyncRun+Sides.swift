@@ -1,0 +1,220 @@
+import Foundation
+import Models
+import Storage
+
+/// Each side's changes in one sync (see `ChoreSyncEngine` for the order).
+extension ChoreSyncRun {
+    // MARK: - Their side
+
+    /// A chore created or changed there (or our own write coming back).
+    mutating func received(_ object: CalDAVObject) async throws {
+        guard let text = object.icalendar else { return }
+        var item = items[object.href]
+        let parsed: (object: ChoreObject, raw: ChoreFields, fields: ChoreFields)
+        do {
+            parsed = try read(text)
+        } catch {
+            problem(object.href, "\(error)")
+            return
+        }
+        let uid = parsed.object.uid
+        guard object.etag != nil else {
+            // Without an ETag no write to it can be conditional: it is left as it is.
+            problem(object.href, "the server gives no ETag for it, so it cannot be changed safely; it is left alone")
+            return
+        }
+        if let other = items.values.first(where: { $0.uid == uid && $0.href != object.href }) {
+            guard item == nil, removedThisSync.contains(other.href) else {
+                problem(object.href, "its UID \(uid) is already the chore at \(other.href)")
+                keepToken()  // when the other one goes, the next sync sees this one again
+                return
+            }
+            // Until this object's write is saved, the old href is no deletion either; a write
+            // that does not happen keeps the token, so the next sync sees the move again.
+            movedAway.insert(other.href)
+            // Moved there (a MOVE, or deleted and written again under a new name): the same
+            // chore at a new href, not a deletion and a new chore.
+            items[other.href] = nil
+            item = other
+        }
+        var synced = ChoreSyncItem(
+            href: object.href, uid: uid, taskID: item?.taskID, etag: object.etag, icalendar: text)
+        guard let item else {
+            // New there.
+            let (task, completion) = ChoreMapping.task(
+                parsed.fields, current: nil, articleID: try await articleID(parsed.fields.link, current: nil),
+                now: engine.now())
+            try await write(.insert(task, completion: completion, item: synced), counting: \.received)
+            return
+        }
+        let known = baseFields(item)
+        guard let taskID = item.taskID else {
+            let base = known ?? parsed.fields
+            // Deleted here. Unchanged there since: the deletion goes out in step 4, at this ETag.
+            guard parsed.fields != base else {
+                try await write(.item(synced), counting: nil)
+                return
+            }
+            let (task, completion) = ChoreMapping.task(
+                parsed.fields, current: nil, articleID: try await articleID(parsed.fields.link, current: nil),
+                now: engine.now())
+            conflict(task.name, fields: [], "deleted here but changed on another device: kept")
+            try await write(.insert(task, completion: completion, item: synced), counting: \.received)
+            return
+        }
+        guard let local = tasks[taskID] else {
+            keepToken()  // deleted just now: the next sync sees it
+            return
+        }
+        // Without a base that can be read, the other device's version is taken as it is.
+        let base = known ?? ChoreMapping.fields(of: local, base: nil)
+        let mine = ChoreMapping.fields(of: local, base: base)
+        if mine == parsed.fields { return try await write(.item(synced), counting: nil) }
+        if mine == base {
+            let (task, completion, forgetting) = ChoreMapping.task(
+                parsed.fields, current: local, base: base,
+                articleID: try await articleID(parsed.fields.link, current: local), now: engine.now())
+            try await write(
+                .update(task, expected: local.task, completion: completion, item: synced, forgetting: forgetting),
+                counting: task != local.task || completion != nil || forgetting != nil ? \.received : nil)
+            return
+        }
+        // Changed on both sides.
+        let (merged, fields) = ChoreMerge.merge(base: base, local: mine, remote: parsed.fields)
+        if !fields.isEmpty {
+            let discarded = Dictionary(
+                fields.map { ($0, ChoreMerge.text(of: $0, in: mine)) }, uniquingKeysWith: { a, _ in a })
+            let had = fields.map { "\($0) \(discarded[$0] ?? "")" }.joined(separator: ", ")
+            conflict(
+                local.task.name, fields: fields,
+                "\(fields.joined(separator: ", ")) changed on both sides: the other device's change was kept; this device had \(had)",
+                discarded: discarded)
+        }
+        let (task, completion, forgetting) = ChoreMapping.task(
+            merged, current: local, base: base, articleID: try await articleID(merged.link, current: local),
+            now: engine.now())
+        if merged != parsed.fields {
+            var patched = parsed.object
+            patched.apply(
+                ChoreMapping.patched(raw: parsed.raw, normalized: parsed.fields, wanted: merged), now: engine.now(),
+                calendar: engine.calendar)
+            let text = patched.calendar.text
+            guard let written = try await upload(text, at: object.href, ifMatch: object.etag) else { return }
+            guard case .stored(let etag) = written else {
+                problem(object.href, "changed again on the server during the sync; the next sync merges it")
+                keepToken()
+                return
+            }
+            (synced.etag, synced.icalendar) = try await confirmed(etag, text: text, href: object.href, fields: merged)
+            outcome.summary.sent += 1
+        }
+        try await write(
+            .update(task, expected: local.task, completion: completion, item: synced, forgetting: forgetting),
+            counting: task != local.task || completion != nil || forgetting != nil ? \.received : nil)
+    }
+
+    /// A chore deleted there.
+    mutating func removedThere(_ href: String) async throws {
+        guard !movedAway.contains(href), var item = items[href], item.etag != nil else { return }
+        guard let taskID = item.taskID, let local = tasks[taskID] else {
+            try await write(.forget(href: href), counting: nil)
+            return
+        }
+        let base = baseFields(item)
+        if base.map({ ChoreMapping.fields(of: local, base: $0) != $0 }) ?? true {
+            conflict(local.task.name, fields: [], "deleted on another device but changed here: kept and shared again")
+            item.etag = nil
+            try await write(.item(item), counting: nil)
+            return
+        }
+        try await write(.delete(expected: local.task, href: href), counting: \.deleted)
+    }
+
+    // MARK: - Our side
+
+    /// Sends a task that is new here or changed since the last sync.
+    mutating func send(_ local: ChoreSyncTask, item: ChoreSyncItem?) async throws {
+        guard let taskID = local.task.id else { return }
+        guard let item else {
+            // New here: its object is saved before it is sent.
+            let uid = UUID().uuidString
+            let object = ChoreObject(
+                uid: uid, fields: ChoreMapping.fields(of: local, base: nil), now: engine.now(),
+                calendar: engine.calendar)
+            let item = ChoreSyncItem(
+                href: client.href(forUID: uid), uid: uid, taskID: taskID, etag: nil, icalendar: object.calendar.text)
+            guard try await repository.apply(.reserve(item), source: ChoreSyncEngine.source) == .written(taskID: taskID)
+            else { return }
+            items[item.href] = item
+            return try await put(item, text: item.icalendar, local: local)
+        }
+        guard let base = baseFields(item) else { return }  // an object we cannot read stays as it is
+        let mine = ChoreMapping.fields(of: local, base: base)
+        guard mine != base || item.etag == nil else { return }
+        guard let parsed = try? read(item.icalendar) else { return }
+        var object = parsed.object
+        object.apply(
+            ChoreMapping.patched(raw: parsed.raw, normalized: parsed.fields, wanted: mine), now: engine.now(),
+            calendar: engine.calendar)
+        try await put(item, text: object.calendar.text, local: local)
+    }
+
+    /// Writes `text` for `item` (created when it has no ETag), then saves it as synced; a
+    /// concurrent change is fetched and merged instead.
+    mutating func put(_ item: ChoreSyncItem, text: String, local: ChoreSyncTask) async throws {
+        guard let written = try await upload(text, at: item.href, ifMatch: item.etag) else { return }
+        switch written {
+        case .stored(let etag):
+            var synced = item
+            (synced.etag, synced.icalendar) = try await confirmed(
+                etag, text: text, href: item.href, fields: ChoreMapping.fields(of: local, base: baseFields(item)))
+            try await write(.item(synced), counting: \.sent)
+        case .conflict:
+            guard let current = try await fetchOne(item.href) else {
+                if item.etag != nil {
+                    // Deleted there while changed here: created again at the next sync.
+                    var pending = item
+                    pending.etag = nil
+                    conflict(
+                        local.task.name, fields: [], "deleted on another device but changed here: kept and shared again"
+                    )
+                    try await write(.item(pending), counting: nil)
+                } else {
+                    problem(item.href, "the server refused to create it (HTTP 412)")
+                }
+                return
+            }
+            try await received(CalDAVObject(href: item.href, etag: current.etag, icalendar: current.icalendar))
+        }
+    }
+
+    /// Deletes there a task deleted here.
+    mutating func deletedHere(_ item: ChoreSyncItem) async throws {
+        var item = item
+        if item.etag == nil || item.etag == Self.unknownETag {
+            // Reserved but maybe never sent: only what is there can be deleted.
+            guard let current = try await fetchOne(item.href) else {
+                return try await write(.forget(href: item.href), counting: nil)
+            }
+            item.etag = current.etag
+        }
+        let deleted: CalDAVWrite
+        do throws(CalDAVError) {
+            deleted = try await client.delete(at: item.href, ifMatch: item.etag)
+        } catch {
+            guard Self.refusedAlone(error) else { throw error }
+            problem(item.href, "the server refused to delete it: \(error)")
+            return
+        }
+        switch deleted {
+        case .stored:
+            try await write(.forget(href: item.href), counting: \.deleted)
+        case .conflict:
+            // Changed there since: it comes back here.
+            guard let current = try await fetchOne(item.href) else {
+                return try await write(.forget(href: item.href), counting: nil)
+            }
+            try await received(CalDAVObject(href: item.href, etag: current.etag, icalendar: current.icalendar))
+        }
+    }
+}
