@@ -26,7 +26,7 @@ struct ArticleSearch {
     /// One word of the search and the ways it may match.
     struct Word: Equatable {
         /// An FTS5 query for the word index that matches the word as the start of a word; `nil`
-        /// when the word holds anything but letters and digits.
+        /// when the word holds anything the word index cuts words at (see `staysInOneWord`).
         var wordStart: String?
         /// How the substring index finds the word.
         var substring: SubstringMatch
@@ -81,7 +81,7 @@ struct ArticleSearch {
         let text = String(trimmed)
         let folded = text.lowercased()
         let scalars = Array(folded.unicodeScalars)
-        let lettersAndDigits = text.allSatisfy { $0.isLetter || $0.isNumber }
+        let lettersAndDigits = text.unicodeScalars.allSatisfy(staysInOneWord)
         let wordStart = lettersAndDigits ? quoted(text) + "*" : nil
         let substring: SubstringMatch
         if scalars.count >= 3 {
@@ -103,6 +103,22 @@ struct ArticleSearch {
             substring = .none
         }
         return Word(wordStart: wordStart, substring: substring, folded: folded)
+    }
+
+    /// Whether the word index's tokenizer (unicode61, diacritics removed) keeps `scalar` inside a
+    /// word: letters, numbers and private-use characters. It cuts words at everything else:
+    /// combining marks (the vowel signs and viramas of Devanagari, Bengali, Tamil, …, all but a
+    /// few Latin accents), joiners and symbols. A search word holding one would reach the index
+    /// as a phrase of several words, which an index without positions refuses, so such a word is
+    /// found through the substring index alone.
+    static func staysInOneWord(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+            .letterNumber, .otherNumber, .privateUse:
+            return true
+        default:
+            return false
+        }
     }
 
     /// `text` as an FTS5 string: in double quotes, its own double quotes doubled.

@@ -178,6 +178,43 @@ struct SubstringSearchTests {
         try await checkSearchIndexes(database)
     }
 
+    @Test("words with spacing marks, enclosing marks or joiners are found, never refused by the word index")
+    func marksAndJoiners() async throws {
+        let (repository, database) = try await database([
+            ("hi", "भारत की ख़बरें", "नमस्ते दुनिया"),  // vowel signs are spacing marks (Mc)
+            ("ta", "தமிழ் செய்திகள்", "வணக்கம்"),
+            ("fa", "می‌خواهم بخوانم", "خبرها"),  // a zero-width non-joiner inside the word
+            ("enclosed", "x\u{20DD}y keys", "a\u{200D}b"),
+            ("plain", "India", "Hello"),
+        ])
+        #expect(try await keys(repository, "भारत") == ["hi"])
+        #expect(try await keys(repository, "नमस्ते") == ["hi"])
+        #expect(try await keys(repository, "தமிழ்") == ["ta"])
+        #expect(try await keys(repository, "می‌خواهم") == ["fa"])
+        #expect(try await keys(repository, "x\u{20DD}y") == ["enclosed"])
+        #expect(try await keys(repository, "a\u{200D}b") == ["enclosed"])
+        #expect(try await keys(repository, "भा") == ["hi"])  // two scalars, found through the trigram vocabulary
+        try await checkSearchIndexes(database)
+    }
+
+    @Test("no character makes a search fail: a sample of every assigned plane, between letters and alone")
+    func everyCharacterSearches() async throws {
+        let (repository, _) = try await database(corpus)
+        var failures: [String] = []
+        let planes = Array(stride(from: UInt32(0x21), through: 0x3FFFF, by: 41)) + Array(0xE0000...0xE01EF)
+        for value in planes {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            for text in value % 5 == 0 ? ["a\(scalar)b", "\(scalar)"] : ["a\(scalar)b"] {
+                do {
+                    _ = try await repository.count(matching: ArticleQuery(search: text))
+                } catch {
+                    failures.append("U+\(String(value, radix: 16, uppercase: true)) in \(text.debugDescription): \(error)")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(10))")
+    }
+
     @Test(
         "words are parsed into word-start and substring matches",
         arguments: [
@@ -189,6 +226,9 @@ struct SubstringSearchTests {
             ("🦀", nil, .trigramsStarting(from: "🦀", through: "🦀\u{10FFFF}\u{10FFFF}")),
             ("a\"b", nil, .trigrams(#""a""b""#, exact: true)),
             ("C#", nil, .trigramsStarting(from: "c#", through: "c#\u{10FFFF}\u{10FFFF}")),
+            ("रा", nil, .trigramsStarting(from: "रा", through: "रा\u{10FFFF}\u{10FFFF}")),
+            ("école", #""école"*"#, .trigrams(#""éco" "col" "ole""#, exact: false)),
+            ("e\u{301}cole", nil, .trigrams(#""e\#u{301}c" "\#u{301}co" "col" "ole""#, exact: false)),
         ] as [(String, String?, ArticleSearch.SubstringMatch)])
     func parsing(text: String, wordStart: String?, substring: ArticleSearch.SubstringMatch) throws {
         let word = try #require(ArticleSearch(text)?.words.first)
