@@ -208,7 +208,8 @@ struct SubstringSearchTests {
                 do {
                     _ = try await repository.count(matching: ArticleQuery(search: text))
                 } catch {
-                    failures.append("U+\(String(value, radix: 16, uppercase: true)) in \(text.debugDescription): \(error)")
+                    let code = String(value, radix: 16, uppercase: true)
+                    failures.append("U+\(code) in \(text.debugDescription): \(error)")
                 }
             }
         }
