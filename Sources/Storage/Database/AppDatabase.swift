@@ -214,7 +214,7 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    private static func configuration(options: Options, onStatement: (@Sendable (String) -> Void)?)
+    static func configuration(options: Options, onStatement: (@Sendable (String) -> Void)?)
         -> Configuration
     {
         var configuration = Configuration()
