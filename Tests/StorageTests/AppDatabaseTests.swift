@@ -251,10 +251,40 @@ struct AppDatabaseTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("tidings.sqlite").path
         let database = try AppDatabase(path: path)
+        // What a later version leaves: a migration this one does not know, and its schema number.
         try await database.write(source: .app) { db in
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
+            try db.execute(sql: "PRAGMA user_version = \(AppDatabase.schemaVersion + 1)")
         }
         #expect(throws: StorageError.newerSchema(path: path)) { try AppDatabase(path: path) }
+    }
+
+    @Test("a file whose migrations all ran says so in its user_version; one from before the number gets it")
+    func schemaVersion() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tidings.sqlite").path
+        #expect(AppDatabase.schemaVersion == AppDatabase.migrator.migrations.count)
+        func userVersion(_ database: AppDatabase) async throws -> Int? {
+            try await database.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        }
+        let database = try AppDatabase(path: path)
+        #expect(try await userVersion(database) == AppDatabase.schemaVersion)
+        // A file an earlier version migrated completely, before it kept the number.
+        try await database.write(source: .app) { db in try db.execute(sql: "PRAGMA user_version = 0") }
+        let reopened = try AppDatabase(path: path)
+        #expect(try await userVersion(reopened) == AppDatabase.schemaVersion)
+        // A file an earlier version left one migration short is migrated, then numbered.
+        let older = directory.appendingPathComponent("older.sqlite").path
+        let queue = try DatabaseQueue(
+            path: older, configuration: AppDatabase.configuration(options: .init(), onStatement: nil))
+        let migrations = AppDatabase.migrator.migrations
+        try AppDatabase.migrator.migrate(queue, upTo: migrations[migrations.count - 2])
+        try queue.close()
+        let upgraded = try AppDatabase(path: older)
+        #expect(try await userVersion(upgraded) == AppDatabase.schemaVersion)
+        let applied = try await upgraded.read { db in try AppDatabase.migrator.hasCompletedMigrations(db) }
+        #expect(applied)
     }
 
     @Test("two connections to one file wait for each other instead of failing")

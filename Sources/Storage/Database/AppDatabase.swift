@@ -113,17 +113,11 @@ public final class AppDatabase: Sendable {
         self.path = path
         tracker = ChangeTracker()
         do {
-            let migrator = Self.migrator
-            if try writer.read({ db in try migrator.hasBeenSuperseded(db) }) {
-                throw StorageError.newerSchema(path: path)
-            }
-            if readOnly {
-                guard try writer.read({ db in try migrator.hasCompletedMigrations(db) }) else {
-                    throw StorageError.cannotOpen(
-                        path: path, reason: "it needs an upgrade to this version's schema, which read-only forbids")
-                }
-            } else {
-                try migrator.migrate(writer)
+            // A file this version set up completely says so in its user_version: one read on the
+            // writer's connection, and no reader opened at start (see `schemaVersion`).
+            let version = try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+            if version != Self.schemaVersion {
+                try Self.migrate(writer, path: path, readOnly: readOnly)
             }
         } catch let error as StorageError {
             throw error
@@ -131,6 +125,32 @@ public final class AppDatabase: Sendable {
             throw Self.storageError(error, path: path)
         }
         writer.add(transactionObserver: tracker, extent: .databaseLifetime)
+    }
+
+    /// The schema this version writes, as `PRAGMA user_version`: how many migrations it knows.
+    /// Set once every migration has run, so the next start checks one number instead of the
+    /// migrations table; a file from before the number (0), from an earlier version (less) or
+    /// from a later one (more, refused by the migrator's check) takes the full path.
+    static let schemaVersion = migrator.migrations.count
+
+    /// Runs the migrations this file lacks, after refusing a file a later version migrated;
+    /// read-only, only checks that none is lacking.
+    private static func migrate(_ writer: any DatabaseWriter, path: String, readOnly: Bool) throws {
+        let migrator = Self.migrator
+        if try writer.writeWithoutTransaction({ db in try migrator.hasBeenSuperseded(db) }) {
+            throw StorageError.newerSchema(path: path)
+        }
+        if readOnly {
+            guard try writer.writeWithoutTransaction({ db in try migrator.hasCompletedMigrations(db) }) else {
+                throw StorageError.cannotOpen(
+                    path: path, reason: "it needs an upgrade to this version's schema, which read-only forbids")
+            }
+        } else {
+            try migrator.migrate(writer)
+            try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
+            }
+        }
     }
 
     /// A stream of the change sets `filter` admits, one per committed transaction, starting
@@ -151,6 +171,19 @@ public final class AppDatabase: Sendable {
                 tracker.begin(source: source)
                 return try updates(db)
             }
+        } catch {
+            throw Self.storageError(error, path: path)
+        }
+    }
+
+    /// Runs a small `query` of one statement on the writer's connection, which is open from the
+    /// start: a read every start makes (the cached configuration) opens no reader, so a
+    /// one-line command that only writes opens one connection instead of two. It waits for a
+    /// write in progress, so it is not for reads during a refresh.
+    func readOnWriter<T: Sendable>(_ query: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T
+    {
+        do {
+            return try await writer.writeWithoutTransaction(query)
         } catch {
             throw Self.storageError(error, path: path)
         }

@@ -11,7 +11,8 @@ public struct ConfigCacheRepository: Sendable {
 
     /// The cached document, if one was saved.
     public func load() async throws(StorageError) -> CachedDocument? {
-        try await database.read { db in try ConfigCacheRecord.fetchOne(db, key: 1)?.document }
+        // Every start reads it: on the writer's connection (see `AppDatabase.readOnWriter`).
+        try await database.readOnWriter { db in try ConfigCacheRecord.fetchOne(db, key: 1)?.document }
     }
 
     /// Replaces the cached document.
