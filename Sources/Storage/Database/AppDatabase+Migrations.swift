@@ -95,6 +95,16 @@ extension AppDatabase {
                     UPDATE articleSearchState SET indexedThrough = 0;
                     """)
         }
+        migrator.registerMigration("v13-search-vocabulary-counts", foreignKeyChecks: .immediate) { db in
+            // How many articles hold each term of the two indexes, read (never stored) from the
+            // indexes themselves: a search estimates its matches from them to choose its plan
+            // (`ArticleRepository.searchWalksDates`).
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE articleSearchRows USING fts5vocab(articleSearch, 'row');
+                    CREATE VIRTUAL TABLE articleSubstringRows USING fts5vocab(articleSubstring, 'row');
+                    """)
+        }
         return migrator
     }
 

@@ -11,7 +11,7 @@ extension ArticleRepository {
             batchSize: batchSize,
             fetchIDs: { () async throws(StorageError) -> [Int64] in
                 try await repository.readSearching(query) { db in
-                    guard let (sql, arguments) = Self.sql(for: query, select: "article.id") else { return [] }
+                    guard let (sql, arguments) = try Self.idsSQL(db, query) else { return [] }
                     return try Int64.fetchAll(db, sql: sql, arguments: arguments)
                 }
             },

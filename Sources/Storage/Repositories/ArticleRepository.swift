@@ -118,7 +118,7 @@ public struct ArticleRepository: Sendable {
     {
         try await readSearching(query) { db in
             if query.search != nil {
-                guard let (sql, arguments) = Self.sql(for: query, select: "article.id") else {
+                guard let (sql, arguments) = try Self.idsSQL(db, query) else {
                     return ArticlePage(articles: [], total: 0)
                 }
                 let ids = try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
@@ -146,7 +146,7 @@ public struct ArticleRepository: Sendable {
     /// joins the two.
     static func count(_ db: Database, _ query: ArticleQuery) throws -> Int {
         if query.search != nil {
-            guard let (sql, arguments) = sql(for: query, select: "article.id") else { return 0 }
+            guard let (sql, arguments) = try idsSQL(db, query) else { return 0 }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
         }
         var clauses: [String] = []

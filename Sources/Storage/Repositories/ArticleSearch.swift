@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 
 /// How a user's search text matches articles, and the SQL that finds them.
@@ -187,30 +188,123 @@ struct ArticleSearch {
             if indexed, case .trigrams(_, exact: true) = word.substring { return nil }
             if indexed, case .trigramsStarting = word.substring { return nil }
             if indexed, word.substring == .none { return nil }
-            let wordStartClause = "article.id IN (SELECT rowid FROM articleSearch WHERE articleSearch MATCH ?)"
-            if word.substring == .none {
-                // A short word of a spaced script matches word starts only.
-                guard let wordStart = word.wordStart else { return nil }
-                return (wordStartClause, [wordStart])
+            return Self.confirmation(of: word)
+        }
+    }
+
+    /// The word starts a word, or (unless it is a short word of a spaced script, which matches
+    /// word starts only) the title or text holds it.
+    private static func confirmation(of word: Word) -> (sql: String, arguments: StatementArguments)? {
+        let wordStartClause = "article.id IN (SELECT rowid FROM articleSearch WHERE articleSearch MATCH ?)"
+        if word.substring == .none {
+            guard let wordStart = word.wordStart else { return nil }
+            return (wordStartClause, [wordStart])
+        }
+        var alternatives: [String] = []
+        var arguments = StatementArguments()
+        if let wordStart = word.wordStart {
+            alternatives.append(wordStartClause)
+            arguments += [wordStart]
+        }
+        let holds = textHolds(word)
+        alternatives.append(holds.sql)
+        arguments += holds.arguments
+        return ("(" + alternatives.joined(separator: " OR ") + ")", arguments)
+    }
+
+    /// The article's title or text holds the word, ignoring case.
+    private static func textHolds(_ word: Word) -> (sql: String, arguments: StatementArguments) {
+        let body = "coalesce(article.contentText, article.summary, '')"
+        let sql =
+            if word.folded.unicodeScalars.allSatisfy(\.isASCII) {
+                // SQLite's lower() folds ASCII only, which is all an ASCII word needs.
+                "instr(lower(article.title), ?) > 0 OR instr(lower(\(body)), ?) > 0"
+            } else {
+                "\(containsFunction.name)(article.title, ?) OR \(containsFunction.name)(\(body), ?)"
             }
+        return ("(" + sql + ")", [word.folded, word.folded])
+    }
+
+    /// The same matches as `candidates()` with `confirmations()`, as conditions on the article in
+    /// hand, for a walk of the date index (`ArticleRepository.searchWalksDates`): each indexed
+    /// word starts a word there, or its substring candidates hold the article (and, for a word
+    /// found through several trigrams, so does its text); the words past them are confirmed as
+    /// there. Each index is read once, into a set the walk looks ids up in; no union is built.
+    func walkConditions() -> [(sql: String, arguments: StatementArguments)] {
+        words.enumerated().compactMap { index, word in
+            guard index < Self.maxIndexedWords else { return Self.confirmation(of: word) }
             var alternatives: [String] = []
             var arguments = StatementArguments()
             if let wordStart = word.wordStart {
-                alternatives.append(wordStartClause)
+                alternatives.append("+article.id IN (SELECT rowid FROM articleSearch WHERE articleSearch MATCH ?)")
                 arguments += [wordStart]
             }
-            let body = "coalesce(article.contentText, article.summary, '')"
-            if word.folded.unicodeScalars.allSatisfy(\.isASCII) {
-                // SQLite's lower() folds ASCII only, which is all an ASCII word needs.
-                alternatives.append("instr(lower(article.title), ?) > 0")
-                alternatives.append("instr(lower(\(body)), ?) > 0")
-            } else {
-                alternatives.append("\(Self.containsFunction.name)(article.title, ?)")
-                alternatives.append("\(Self.containsFunction.name)(\(body), ?)")
+            switch word.substring {
+            case .trigrams(let pattern, let exact):
+                let candidate = "+article.id IN (SELECT rowid FROM articleSubstring WHERE articleSubstring MATCH ?)"
+                arguments += [pattern]
+                if exact {
+                    alternatives.append(candidate)
+                } else {
+                    let holds = Self.textHolds(word)
+                    alternatives.append("(\(candidate) AND \(holds.sql))")
+                    arguments += holds.arguments
+                }
+            case .trigramsStarting(let from, let through):
+                alternatives.append(
+                    "+article.id IN (SELECT doc FROM articleSubstringTerms WHERE term >= ? AND term <= ?)")
+                arguments += [from, through]
+            case .none:
+                break
             }
-            arguments += [word.folded, word.folded]
             return ("(" + alternatives.joined(separator: " OR ") + ")", arguments)
         }
+    }
+
+    /// At most how many articles match, or about that, from the two indexes' vocabularies (how
+    /// many articles hold each term, not which): for each indexed word, the articles holding a
+    /// word it starts plus those holding the rarest of its trigrams, and the fewest of those.
+    /// Read through the indexes' row vocabularies (migration v13), in a few milliseconds even
+    /// for a word in every article.
+    func estimatedMatches(_ db: Database) throws -> Int {
+        var fewest = Int.max
+        for word in words.prefix(Self.maxIndexedWords) {
+            var count = 0
+            if word.wordStart != nil {
+                // The word index folds case and drops accents; the estimate does the same.
+                let prefix = word.folded.folding(options: .diacriticInsensitive, locale: nil)
+                count +=
+                    try Int.fetchOne(
+                        db, sql: "SELECT coalesce(sum(doc), 0) FROM articleSearchRows WHERE term >= ? AND term < ?",
+                        arguments: [prefix, prefix + "\u{10FFFF}"]) ?? 0
+            }
+            switch word.substring {
+            case .trigrams:
+                let scalars = Array(word.folded.unicodeScalars)
+                let trigrams = (0...(scalars.count - 3)).prefix(Self.maxTrigrams).map { start in
+                    var trigram = ""
+                    trigram.unicodeScalars.append(contentsOf: scalars[start..<start + 3])
+                    return trigram
+                }
+                let placeholders = Array(repeating: "?", count: trigrams.count).joined(separator: ", ")
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT count(*), min(doc) FROM articleSubstringRows WHERE term IN (\(placeholders))",
+                    arguments: StatementArguments(trigrams))
+                // A trigram no article holds: no article holds the word.
+                if let row, row[0] as Int == Set(trigrams).count {
+                    count += row[1] as Int? ?? 0
+                }
+            case .trigramsStarting(let from, let through):
+                count +=
+                    try Int.fetchOne(
+                        db, sql: "SELECT coalesce(sum(doc), 0) FROM articleSubstringRows WHERE term >= ? AND term <= ?",
+                        arguments: [from, through]) ?? 0
+            case .none:
+                break
+            }
+            fewest = min(fewest, count)
+        }
+        return fewest
     }
 
     /// `tidingsContainsFolded(text, word)`: whether `text`, lowercased, holds `word` (already

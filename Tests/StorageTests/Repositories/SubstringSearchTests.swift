@@ -197,6 +197,55 @@ struct SubstringSearchTests {
         try await checkSearchIndexes(database)
     }
 
+    @Test("walking the date index finds exactly what reading the matches finds, in the same order")
+    func bothPlans() async throws {
+        var items = corpus
+        for index in 0..<40 {
+            items.append(("common\(index)", "Parser news \(index)", "the stream parser of the day, café \(index)"))
+        }
+        let (repository, database) = try await database(items)
+        _ = try await repository.count(matching: ArticleQuery(search: "index"))  // both indexes up to date
+        let searches = [
+            "天気", "天気が", "天", "script", "avaScr", "москва", "🦀", "👍🏽", "cafe", "Café", "go", "C#", "C++",
+            "zeppelin", "zeppe", "parser", "PARSER", "pars", "parser stream", "stream parser 天気", "the", "e",
+            "a b c d e f g h i j", "xyzzy", "day, café",
+        ]
+        for text in searches {
+            let since = now.addingTimeInterval(-20 * 86_400)  // the newer articles only
+            for query in [ArticleQuery(search: text), ArticleQuery(search: text, since: since)] {
+                let (reading, walking) = try await database.read { db in
+                    let plans = [false, true].compactMap {
+                        ArticleRepository.sql(for: query, select: "article.id", walksDates: $0)
+                    }
+                    let ids = try plans.map { try Int64.fetchAll(db, sql: $0.0, arguments: $0.1) }
+                    return (ids.first, ids.last)
+                }
+                #expect(reading == walking, "\(text)")
+                if query.since == nil {
+                    #expect(
+                        reading?.isEmpty == false
+                            || ["xyzzy", "a b c d e f g h i j", "stream parser 天気"].contains(text), "\(text)")
+                }
+            }
+        }
+        // The walk is chosen for a word in most articles, never for a rare one, and it walks the
+        // date index instead of reading each match's row.
+        try await database.read { db in
+            #expect(try ArticleRepository.searchWalksDates(db, ArticleQuery(search: "parser")))
+            #expect(try ArticleRepository.searchWalksDates(db, ArticleQuery(search: "the")))
+            #expect(try !ArticleRepository.searchWalksDates(db, ArticleQuery(search: "zeppelin")))
+            #expect(try !ArticleRepository.searchWalksDates(db, ArticleQuery(search: "天気")))
+            #expect(try !ArticleRepository.searchWalksDates(db, ArticleQuery(unreadOnly: true, search: "parser")))
+            let (sql, arguments) = try #require(
+                ArticleRepository.sql(for: ArticleQuery(search: "parser"), select: "article.id", walksDates: true))
+            let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map {
+                $0["detail"] as String
+            }
+            #expect(plan.first?.hasPrefix("SCAN article USING") == true, "\(plan)")
+            #expect(plan.first?.hasSuffix("INDEX article_sortDate") == true, "\(plan)")
+        }
+    }
+
     @Test("no character makes a search fail: a sample of every assigned plane, between letters and alone")
     func everyCharacterSearches() async throws {
         let (repository, _) = try await database(corpus)
