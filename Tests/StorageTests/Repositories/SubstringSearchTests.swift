@@ -338,6 +338,12 @@ struct SearchIndexUpgradeTests {
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'articleSearch'")
         }
         #expect(wordIndex?.contains("detail=none, columnsize=0") == true)
+        let merges = try await database.read { db in
+            try ["articleSearch_config", "articleSubstring_config"].map { table in
+                try Int.fetchOne(db, sql: "SELECT v FROM \(table) WHERE k = 'automerge'")
+            }
+        }
+        #expect(merges == [8, 8])
     }
 }
 
