@@ -50,6 +50,23 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
+    /// Inserts the row (with its id when it has one, as `task undo` restores it) through one
+    /// cached statement: GRDB's own insert reads the whole schema first, which a one-line
+    /// `task add` paid on every start.
+    mutating func insert(_ db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO task (id, name, note, dueDate, frequencyCount, frequencyUnit, anchorDate, isDone, \
+                articleId, createdAt, modifiedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        statement.setUncheckedArguments([
+            id, name, note, dueDate, frequencyCount, frequencyUnit, anchorDate, isDone, articleId, createdAt,
+            modifiedAt,
+        ])
+        try statement.execute()
+        id = db.lastInsertedRowID
+    }
+
     var task: HouseholdTask {
         var frequency: Frequency?
         if let frequencyCount, let unit = frequencyUnit.flatMap(Frequency.Unit.init(rawValue:)) {
@@ -107,4 +124,13 @@ struct TaskUndoRecord: Codable, FetchableRecord, MutablePersistableRecord {
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// Inserts the row through one cached statement (see `TaskRecord.insert(_:)`).
+    mutating func insert(_ db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO taskUndo (id, kind, taskId, task, completions, completionId) VALUES (?, ?, ?, ?, ?, ?)")
+        statement.setUncheckedArguments([id, kind, taskId, task, completions, completionId])
+        try statement.execute()
+        id = db.lastInsertedRowID
+    }
 }

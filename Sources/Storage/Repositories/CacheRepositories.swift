@@ -12,7 +12,10 @@ public struct ConfigCacheRepository: Sendable {
     /// The cached document, if one was saved.
     public func load() async throws(StorageError) -> CachedDocument? {
         // Every start reads it: on the writer's connection (see `AppDatabase.readOnWriter`).
-        try await database.readOnWriter { db in try ConfigCacheRecord.fetchOne(db, key: 1)?.document }
+        // Plain SQL: a fetch by key makes GRDB read the whole schema first (every start).
+        try await database.readOnWriter { db in
+            try ConfigCacheRecord.fetchOne(db, sql: "SELECT * FROM configCache WHERE id = 1")?.document
+        }
     }
 
     /// Replaces the cached document.
