@@ -34,7 +34,7 @@ private func withSlowSite(_ body: (_ base: URL, _ site: URL, _ home: URL) async 
 /// is held by the server, and returns its exit status and everything it printed.
 private func interruptedScript(_ arguments: [String], site: URL) async throws -> (status: Int32, output: String) {
     let process = Process()
-    process.executableURL = try #require(TidingsBinary.url)
+    process.executableURL = TidingsBinary.url
     process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output

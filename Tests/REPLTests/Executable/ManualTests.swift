@@ -160,7 +160,7 @@ enum Tool {
         _ name: String, _ arguments: [String], environment: [String: String] = [:]
     ) throws -> TidingsBinary.Result {
         let process = Process()
-        process.executableURL = try #require(find(name), "\(name) is not on PATH")
+        process.executableURL = find(name)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let stdout = Pipe()
