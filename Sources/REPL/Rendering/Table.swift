@@ -85,28 +85,29 @@ struct Table {
         to output: inout [UInt8]
     ) {
         let last = widths.count - 1
-        for offset in 0...last {
+        for offset in 0..<widths.count {
             if offset > 0 { output.append(contentsOf: [0x20, 0x20]) }
+            var cell = cells[cells.startIndex + offset]
             var cellWidth = measured[measured.startIndex + offset]
-            let padding = max(0, widths[offset] - min(cellWidth, widths[offset]))
-            if alignsRight[offset] { output.append(contentsOf: repeatElement(0x20, count: padding)) }
             if cellWidth > widths[offset] {
-                let cell = Self.fit(cells[cells.startIndex + offset], width: widths[offset])
+                cell = Self.fit(cell, width: widths[offset])
                 cellWidth = DisplayWidth.of(cell)
-                output.append(contentsOf: cell.utf8)
-                if !alignsRight[offset], offset < last {
-                    output.append(contentsOf: repeatElement(0x20, count: max(0, widths[offset] - cellWidth)))
-                }
-                continue
             }
-            Self.appendUTF8(of: cells[cells.startIndex + offset], to: &output)
-            if !alignsRight[offset], offset < last { output.append(contentsOf: repeatElement(0x20, count: padding)) }
+            let padding = repeatElement(UInt8(0x20), count: max(0, widths[offset] - cellWidth))
+            if alignsRight[offset] {
+                output.append(contentsOf: padding)
+                Self.appendUTF8(of: &cell, to: &output)
+            } else if offset == last {
+                Self.appendUTF8(of: &cell, to: &output)
+            } else {
+                Self.appendUTF8(of: &cell, to: &output)
+                output.append(contentsOf: padding)
+            }
         }
     }
 
     /// Appends `text`'s bytes, straight from its storage when it has contiguous UTF-8.
-    private static func appendUTF8(of text: String, to output: inout [UInt8]) {
-        var text = text
+    private static func appendUTF8(of text: inout String, to output: inout [UInt8]) {
         text.withUTF8 { output.append(contentsOf: $0) }
     }
 

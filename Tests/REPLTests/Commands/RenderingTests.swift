@@ -66,6 +66,26 @@ struct RenderingTests {
         #expect(lines[1].contains("…"))
     }
 
+    @Test("a right-aligned flexible cell cut short of its width by a wide character is padded to it")
+    func rightAlignedCutCell() {
+        var table = Table(columns: [
+            .init(title: "N", alignRight: true, flexible: true, minimumWidth: 4), .init(title: "URL"),
+        ])
+        table.rows = [["天気予報", "https://a.test/"], ["1", "https://b.test/"]]
+        let lines = table.render(Display(isTerminal: true, width: 21, color: false)).split(separator: "\n").map(
+            String.init)
+        // Four columns for the cell: "天" and the ellipsis take three, a space pads the fourth.
+        #expect(lines[1] == " 天…  https://a.test/", "\(lines)")
+        #expect(lines[2] == "   1  https://b.test/", "\(lines)")
+    }
+
+    @Test("a table without columns renders without failing")
+    func noColumns() {
+        var table = Table(columns: [])
+        table.rows = [[], []]
+        #expect(!table.render(.plain).contains("x"))
+    }
+
     @Test("with no width to fit (a pipe), a huge cell is still cut, not padded into every row")
     func hugeCellWithoutWidth() {
         var table = Table(columns: [.init(title: "ID"), .init(title: "TITLE", flexible: true), .init(title: "URL")])
