@@ -147,7 +147,11 @@ public final class AppDatabase: Sendable {
             }
         } else {
             try migrator.migrate(writer)
-            try writer.writeWithoutTransaction { db in
+            // The number goes in only in a transaction that sees every migration of this
+            // version and none of a later one: a later version migrating the file meanwhile
+            // keeps its own number, and this version refuses the file at its next start.
+            try writer.write { db in
+                guard try migrator.hasCompletedMigrations(db), try !migrator.hasBeenSuperseded(db) else { return }
                 try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
             }
         }
