@@ -227,16 +227,41 @@ static void wrapper_delete(Fts5Tokenizer *tokenizer) {
     free(w);
 }
 
-int tidings_register_substring_tokenizer(sqlite3 *db) {
+// FTS5's API on `db`, or NULL.
+static fts5_api *fts5_api_of(sqlite3 *db) {
     fts5_api *api = NULL;
     sqlite3_stmt *statement = NULL;
-    int rc = sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, NULL);
-    if (rc != SQLITE_OK) return rc;
+    if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, NULL) != SQLITE_OK) return NULL;
     sqlite3_bind_pointer(statement, 1, (void *)&api, "fts5_api_ptr", NULL);
     sqlite3_step(statement);
-    rc = sqlite3_finalize(statement);
-    if (rc != SQLITE_OK) return rc;
+    if (sqlite3_finalize(statement) != SQLITE_OK) return NULL;
+    return api;
+}
+
+int tidings_register_substring_tokenizer(sqlite3 *db) {
+    fts5_api *api = fts5_api_of(db);
     if (!api) return SQLITE_ERROR;
     fts5_tokenizer tokenizer = {wrapper_create, wrapper_delete, wrapper_tokenize};
     return api->xCreateTokenizer(api, "tidings_trigram", api, &tokenizer, NULL);
+}
+
+static int count_term(void *context, int flags, const char *token, int length, int start, int end) {
+    (void)token, (void)length, (void)start, (void)end;
+    if (!(flags & FTS5_TOKEN_COLOCATED)) ++*(int *)context;
+    return SQLITE_OK;
+}
+
+int tidings_word_index_terms(sqlite3 *db, const char *text, int length) {
+    fts5_api *api = fts5_api_of(db);
+    if (!api) return -1;
+    void *user_data = NULL;
+    fts5_tokenizer unicode61;
+    if (api->xFindTokenizer(api, "unicode61", &user_data, &unicode61) != SQLITE_OK) return -1;
+    const char *arguments[] = {"remove_diacritics", "2"};
+    Fts5Tokenizer *instance = NULL;
+    if (unicode61.xCreate(user_data, arguments, 2, &instance) != SQLITE_OK) return -1;
+    int count = 0;
+    int rc = unicode61.xTokenize(instance, &count, FTS5_TOKENIZE_QUERY, text, length, count_term);
+    unicode61.xDelete(instance);
+    return rc == SQLITE_OK ? count : -1;
 }

@@ -20,4 +20,11 @@ typedef struct sqlite3 sqlite3;
 /// Characters are case folded exactly as `trigram` folds them (it is asked, once per character).
 int tidings_register_substring_tokenizer(sqlite3 *db);
 
+/// How many terms FTS5's `unicode61` tokenizer, with `remove_diacritics 2` (the word index's),
+/// makes of `length` bytes of `text` in a query; -1 when it cannot be asked. A search word
+/// goes to the word index only when this is 1: FTS5 refuses a phrase of several terms on an
+/// index without positions, and which characters cut a word is decided by SQLite's own Unicode
+/// tables, not by the program's.
+int tidings_word_index_terms(sqlite3 *db, const char *text, int length);
+
 #endif

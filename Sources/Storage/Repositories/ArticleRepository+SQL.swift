@@ -104,7 +104,7 @@ extension ArticleRepository {
             return try fetch(db, ids: try Int64.fetchAll(statement, arguments: arguments + [limit, offset]))
         }
         let statusesFirst = try readsStatusesFirst(db, query, matches: matches)
-        guard let (sql, arguments) = sql(for: query, select: storedSelection, statusesFirst: statusesFirst) else {
+        guard let (sql, arguments) = sql(db, for: query, select: storedSelection, statusesFirst: statusesFirst) else {
             return []
         }
         let statement = try db.cachedStatement(sql: sql + " LIMIT ? OFFSET ?")
@@ -138,7 +138,7 @@ extension ArticleRepository {
     /// The ordered SELECT of the ids `query` matches, in the plan that reads least for it (see
     /// `searchWalksDates`), or `nil` when its search text has no words to match.
     static func idsSQL(_ db: Database, _ query: ArticleQuery) throws -> (String, StatementArguments)? {
-        sql(for: query, select: "article.id", walksDates: try searchWalksDates(db, query))
+        sql(db, for: query, select: "article.id", walksDates: try searchWalksDates(db, query))
     }
 
     /// How a search finds its matches newest first. From the matches: each one's row is read for
@@ -150,7 +150,8 @@ extension ArticleRepository {
     /// (`ArticleSearch.estimatedMatches`). A search among unread or starred articles reads each
     /// match's row for its status in either plan: it keeps the first.
     static func searchWalksDates(_ db: Database, _ query: ArticleQuery) throws -> Bool {
-        guard let text = query.search, !query.unreadOnly, !query.starredOnly, let search = ArticleSearch(text) else {
+        guard let text = query.search, !query.unreadOnly, !query.starredOnly, let search = ArticleSearch.on(db, text)
+        else {
             return false
         }
         // Ids only grow: the largest is at hand and at least the number of articles.
@@ -161,7 +162,9 @@ extension ArticleRepository {
     /// The ordered SELECT for a query, or `nil` when its search text has no words to match.
     /// `statusesFirst`: the plan `readsStatusesFirst` chose for an unread or starred list;
     /// `walksDates`: the plan `searchWalksDates` chose for a search.
-    static func sql(for query: ArticleQuery, select: String, statusesFirst: Bool = false, walksDates: Bool = false)
+    static func sql(
+        _ db: Database, for query: ArticleQuery, select: String, statusesFirst: Bool = false, walksDates: Bool = false
+    )
         -> (String, StatementArguments)?
     {
         var clauses: [String] = []
@@ -184,7 +187,7 @@ extension ArticleRepository {
         if let text = query.search {
             // Callers bring the indexes up to date first (`updateSearchIndex`). The matches drive
             // the query (CROSS JOIN keeps them first), so a rare word touches only its articles.
-            guard let search = ArticleSearch(text) else { return nil }
+            guard let search = ArticleSearch.on(db, text) else { return nil }
             var searchArguments = StatementArguments()
             let conditions: [(sql: String, arguments: StatementArguments)]
             if walksDates {

@@ -1,3 +1,4 @@
+internal import CSQLiteShims
 import Foundation
 internal import GRDB
 
@@ -56,9 +57,12 @@ struct ArticleSearch {
     let words: [Word]
 
     /// The search for `text`, or `nil` when it holds no word.
-    init?(_ text: String) {
+    /// `isOneWord` says whether the word index takes a word as one term (`isWordIndexTerm(_:in:)`
+    /// asks SQLite; without a connection, the characters decide).
+    init?(_ text: String, isOneWord: (String) -> Bool = { $0.unicodeScalars.allSatisfy(staysInOneWord) }) {
         var seen = Set<String>()
-        let words = text.split(whereSeparator: \.isWhitespace).compactMap(Self.word).filter {
+        let words = text.split(whereSeparator: \.isWhitespace).compactMap { Self.word($0, isOneWord: isOneWord) }.filter
+        {
             seen.insert($0.folded).inserted
         }
         guard !words.isEmpty else { return nil }
@@ -74,15 +78,34 @@ struct ArticleSearch {
         "\"", "'", "“", "”", "‘", "’", "„", "«", "»", "‹", "›", "(", ")", "[", "]", "{", "}", "「", "」", "『", "』",
     ]
 
-    static func word(_ raw: String.SubSequence) -> Word? {
+    /// The search for `text` as the word index of `db` reads it.
+    static func on(_ db: Database, _ text: String) -> ArticleSearch? {
+        ArticleSearch(text) { isWordIndexTerm($0, in: db) }
+    }
+
+    /// Whether the word index's tokenizer makes exactly one term of `word`, asked of SQLite
+    /// itself: its Unicode tables are older than Swift's, and some characters Swift calls
+    /// letters (New Tai Lue vowel signs, Vedic signs) still cut a word there.
+    static func isWordIndexTerm(_ word: String, in db: Database) -> Bool {
+        guard word.unicodeScalars.allSatisfy(staysInOneWord) else { return false }
+        return word.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { text in
+                tidings_word_index_terms(db.sqliteConnection, text.baseAddress, Int32(text.count)) == 1
+            }
+        } ?? (tidings_word_index_terms(db.sqliteConnection, word, Int32(word.utf8.count)) == 1)
+    }
+
+    static func word(_ raw: String.SubSequence, isOneWord: (String) -> Bool) -> Word? {
         var trimmed = raw[...]
         while let first = trimmed.first, enclosing.contains(first) { trimmed = trimmed.dropFirst() }
         while let last = trimmed.last, enclosing.contains(last) { trimmed = trimmed.dropLast() }
         guard !trimmed.isEmpty else { return nil }
-        let text = String(trimmed)
+        // Composed (NFC), as feeds write text and as the word index keeps it: "café" typed or
+        // pasted with a combining accent finds "Café".
+        let text = String(trimmed).precomposedStringWithCanonicalMapping
         let folded = text.lowercased()
         let scalars = Array(folded.unicodeScalars)
-        let lettersAndDigits = text.unicodeScalars.allSatisfy(staysInOneWord)
+        let lettersAndDigits = isOneWord(text)
         let wordStart = lettersAndDigits ? quoted(text) + "*" : nil
         let substring: SubstringMatch
         if scalars.count >= 3 {
