@@ -104,9 +104,7 @@ extension ArticleRepository {
             return try fetch(db, ids: try Int64.fetchAll(statement, arguments: arguments + [limit, offset]))
         }
         let statusesFirst = try readsStatusesFirst(db, query, matches: matches)
-        guard let (sql, arguments) = sql(db, for: query, select: storedSelection, statusesFirst: statusesFirst) else {
-            return []
-        }
+        let (sql, arguments) = sql(for: query, select: storedSelection, statusesFirst: statusesFirst)
         let statement = try db.cachedStatement(sql: sql + " LIMIT ? OFFSET ?")
         let rows = try Row.fetchCursor(statement, arguments: arguments + [limit, offset])
         var page: [StoredArticle] = []
@@ -138,7 +136,11 @@ extension ArticleRepository {
     /// The ordered SELECT of the ids `query` matches, in the plan that reads least for it (see
     /// `searchWalksDates`), or `nil` when its search text has no words to match.
     static func idsSQL(_ db: Database, _ query: ArticleQuery) throws -> (String, StatementArguments)? {
-        sql(db, for: query, select: "article.id", walksDates: try searchWalksDates(db, query))
+        guard let text = query.search else { return sql(for: query, select: "article.id") }
+        // Parsed once: a word's check against the word index asks SQLite's tokenizer.
+        guard let search = ArticleSearch.on(db, text) else { return nil }
+        let walksDates = try searchWalksDates(db, query, search)
+        return sql(for: query, select: "article.id", search: search, walksDates: walksDates)
     }
 
     /// How a search finds its matches newest first. From the matches: each one's row is read for
@@ -149,24 +151,21 @@ extension ArticleRepository {
     /// indexes' vocabularies say a tenth of the articles or more may match
     /// (`ArticleSearch.estimatedMatches`). A search among unread or starred articles reads each
     /// match's row for its status in either plan: it keeps the first.
-    static func searchWalksDates(_ db: Database, _ query: ArticleQuery) throws -> Bool {
-        guard let text = query.search, !query.unreadOnly, !query.starredOnly, let search = ArticleSearch.on(db, text)
-        else {
-            return false
-        }
+    static func searchWalksDates(_ db: Database, _ query: ArticleQuery, _ search: ArticleSearch) throws -> Bool {
+        guard !query.unreadOnly, !query.starredOnly else { return false }
         // Ids only grow: the largest is at hand and at least the number of articles.
         let articles = try Int.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM article") ?? 0
         return try search.estimatedMatches(db) * 10 > articles
     }
 
-    /// The ordered SELECT for a query, or `nil` when its search text has no words to match.
-    /// `statusesFirst`: the plan `readsStatusesFirst` chose for an unread or starred list;
-    /// `walksDates`: the plan `searchWalksDates` chose for a search.
+    /// The ordered SELECT for a query. `statusesFirst`: the plan `readsStatusesFirst` chose for an
+    /// unread or starred list. `search`: the query's search text as `ArticleSearch.on` parsed it
+    /// (a query with search text is read through `idsSQL`, which parses it), and `walksDates` the
+    /// plan `searchWalksDates` chose for it.
     static func sql(
-        _ db: Database, for query: ArticleQuery, select: String, statusesFirst: Bool = false, walksDates: Bool = false
-    )
-        -> (String, StatementArguments)?
-    {
+        for query: ArticleQuery, select: String, statusesFirst: Bool = false, search: ArticleSearch? = nil,
+        walksDates: Bool = false
+    ) -> (String, StatementArguments) {
         var clauses: [String] = []
         var arguments = StatementArguments()
         if let feedID = query.feedID {
@@ -184,10 +183,8 @@ extension ArticleRepository {
             statusesFirst
             ? "articleStatus CROSS JOIN article USING (feedId, uniqueId)"
             : "article CROSS JOIN articleStatus USING (feedId, uniqueId)"
-        if let text = query.search {
-            // Callers bring the indexes up to date first (`updateSearchIndex`). The matches drive
-            // the query (CROSS JOIN keeps them first), so a rare word touches only its articles.
-            guard let search = ArticleSearch.on(db, text) else { return nil }
+        if let search {
+            // Callers bring the indexes up to date first (`updateSearchIndex`).
             var searchArguments = StatementArguments()
             let conditions: [(sql: String, arguments: StatementArguments)]
             if walksDates {
@@ -196,6 +193,8 @@ extension ArticleRepository {
                 from = "article"
                 conditions = search.walkConditions()
             } else {
+                // The matches drive the query (CROSS JOIN keeps them first), so a rare word
+                // touches only its articles.
                 let (candidates, candidateArguments) = search.candidates()
                 from = """
                     (\(candidates)) AS hit CROSS JOIN article ON article.id = hit.id \

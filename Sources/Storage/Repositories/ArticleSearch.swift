@@ -88,11 +88,7 @@ struct ArticleSearch {
     /// letters (New Tai Lue vowel signs, Vedic signs) still cut a word there.
     static func isWordIndexTerm(_ word: String, in db: Database) -> Bool {
         guard word.unicodeScalars.allSatisfy(staysInOneWord) else { return false }
-        return word.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { text in
-                tidings_word_index_terms(db.sqliteConnection, text.baseAddress, Int32(text.count)) == 1
-            }
-        } ?? (tidings_word_index_terms(db.sqliteConnection, word, Int32(word.utf8.count)) == 1)
+        return tidings_word_index_terms(db.sqliteConnection, word, Int32(word.utf8.count)) == 1
     }
 
     static func word(_ raw: String.SubSequence, isOneWord: (String) -> Bool) -> Word? {

@@ -202,6 +202,13 @@ struct SubstringSearchTests {
         try await checkSearchIndexes(database)
     }
 
+    /// Whether a search for `query` walks the date index.
+    func walks(_ db: Database, _ query: ArticleQuery) throws -> Bool {
+        let text = try #require(query.search)
+        let search = try #require(ArticleSearch.on(db, text))
+        return try ArticleRepository.searchWalksDates(db, query, search)
+    }
+
     @Test("walking the date index finds exactly what reading the matches finds, in the same order")
     func bothPlans() async throws {
         var items = corpus
@@ -219,8 +226,9 @@ struct SubstringSearchTests {
             let since = now.addingTimeInterval(-20 * 86_400)  // the newer articles only
             for query in [ArticleQuery(search: text), ArticleQuery(search: text, since: since)] {
                 let (reading, walking) = try await database.read { db in
-                    let plans = [false, true].compactMap {
-                        ArticleRepository.sql(db, for: query, select: "article.id", walksDates: $0)
+                    let plans = [false, true].map {
+                        ArticleRepository.sql(
+                            for: query, select: "article.id", search: ArticleSearch.on(db, text), walksDates: $0)
                     }
                     let ids = try plans.map { try Int64.fetchAll(db, sql: $0.0, arguments: $0.1) }
                     return (ids.first, ids.last)
@@ -236,13 +244,14 @@ struct SubstringSearchTests {
         // The walk is chosen for a word in most articles, never for a rare one, and it walks the
         // date index instead of reading each match's row.
         try await database.read { db in
-            #expect(try ArticleRepository.searchWalksDates(db, ArticleQuery(search: "parser")))
-            #expect(try ArticleRepository.searchWalksDates(db, ArticleQuery(search: "the")))
-            #expect(try !ArticleRepository.searchWalksDates(db, ArticleQuery(search: "zeppelin")))
-            #expect(try !ArticleRepository.searchWalksDates(db, ArticleQuery(search: "天気")))
-            #expect(try !ArticleRepository.searchWalksDates(db, ArticleQuery(unreadOnly: true, search: "parser")))
-            let (sql, arguments) = try #require(
-                ArticleRepository.sql(db, for: ArticleQuery(search: "parser"), select: "article.id", walksDates: true))
+            #expect(try walks(db, ArticleQuery(search: "parser")))
+            #expect(try walks(db, ArticleQuery(search: "the")))
+            #expect(try !walks(db, ArticleQuery(search: "zeppelin")))
+            #expect(try !walks(db, ArticleQuery(search: "天気")))
+            #expect(try !walks(db, ArticleQuery(unreadOnly: true, search: "parser")))
+            let (sql, arguments) = ArticleRepository.sql(
+                for: ArticleQuery(search: "parser"), select: "article.id", search: ArticleSearch.on(db, "parser"),
+                walksDates: true)
             let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map {
                 $0["detail"] as String
             }
