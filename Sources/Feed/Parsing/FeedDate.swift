@@ -11,7 +11,11 @@ package enum FeedDate {
     /// The date, and the zone name it gave that no table knows and was read as UTC (for a
     /// warning).
     static func reading(_ string: some StringProtocol) -> (date: Date, unknownZone: String?)? {
-        let trimmed = string.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        // Leading white space skipped byte by byte (a CR LF is one Character, but two bytes).
+        var trimmed = Substring(string)
+        while let byte = trimmed.utf8.first, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+            trimmed = Substring(trimmed.utf8.dropFirst())
+        }
         let utf8 = trimmed.utf8
         guard let first = utf8.first else { return nil }
         if first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") {
@@ -19,12 +23,12 @@ package enum FeedDate {
                 return (date, nil)
             }
             // `2020/1/10 14:33:00`: year first, in numbers.
-            if let rewritten = yearFirstForm(of: trimmed) { return rfc822Reading(rewritten) }
+            if let rewritten = yearFirstForm(of: trimmed) { return rfc822Reading(Substring(rewritten)) }
         }
         return rfc822Reading(trimmed)
     }
 
-    private static func rfc822Reading(_ text: some StringProtocol) -> (date: Date, unknownZone: String?)? {
+    private static func rfc822Reading(_ text: Substring) -> (date: Date, unknownZone: String?)? {
         // `GMT+1` would read as GMT with the offset ignored: such zones go the long way round.
         if !hasOffsetAfterZoneName(text), let reading = RFC822.reading(text) { return reading }
         return rfc822Form(of: text).flatMap { RFC822.reading($0) }

@@ -9,7 +9,17 @@ public import Foundation
 public enum RFC3339 {
     /// Parses a timestamp; `nil` when the text is not one.
     public static func date(from string: some StringProtocol) -> Date? {
-        var scanner = ByteScanner(Array(string.utf8))
+        ByteScanner.reading(string, date(in:))
+    }
+
+    /// `date(from:)` of a substring, without a generic call.
+    package static func date(from string: Substring) -> Date? {
+        var string = string
+        return string.withUTF8(date(in:))
+    }
+
+    private static func date(in bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = ByteScanner(bytes)
         scanner.skipSpaces()
         guard let year = scanner.digits(exactly: 4), scanner.take(UInt8(ascii: "-")),
             let month = scanner.digits(exactly: 2), scanner.take(UInt8(ascii: "-")),
@@ -95,15 +105,28 @@ package enum CivilDate {
     }
 }
 
-/// A forward-only reader over ASCII bytes, shared by the date parsers.
+/// A forward-only reader over ASCII bytes, shared by the date parsers. It reads the text's
+/// own storage (`reading(_:_:)`), so reading a date allocates nothing.
 package struct ByteScanner {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     /// Whether the last `skipSpaces()` consumed at least one space.
     package private(set) var previousWasSpace = false
 
-    /// Creates a scanner at the start of `bytes`.
-    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// Creates a scanner at the start of `bytes`, which must outlive it.
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// `body` over the UTF-8 of `text`: its own storage when it is contiguous (a native
+    /// string), a copy otherwise.
+    package static func reading<Result>(
+        _ text: some StringProtocol, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// The bytes from `start` up to where the scanner stands.
+    package func bytes(from start: Int) -> UnsafeBufferPointer<UInt8>.SubSequence { bytes[start..<index] }
 
     /// Whether every byte has been read.
     package var isAtEnd: Bool { index >= bytes.count }
