@@ -40,9 +40,11 @@ let package = Package(
 
         // libcurl, opened with dlopen on the first request (no HTTP stack at start-up); Linux only.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // Read-only mappings of the local files a user names, safe against the file shrinking.
+        .target(name: "CMappedFile"),
         .target(
             name: "Networking",
-            dependencies: ["Models", .target(name: "CCurl", condition: .when(platforms: [.linux]))],
+            dependencies: ["Models", "CMappedFile", .target(name: "CCurl", condition: .when(platforms: [.linux]))],
             swiftSettings: swiftSettings),
         // URLSessionTransport: FoundationNetworking on Linux, so nothing the executable links
         // depends on it there (see DefaultTransport).
@@ -64,6 +66,7 @@ let package = Package(
             name: "NetworkingTests",
             dependencies: [
                 "Networking", "NetworkingTestSupport", "URLSessionNetworking", "DefaultTransport", "Models",
+                "CMappedFile",
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ],
             exclude: ["Support/test_server.py"],

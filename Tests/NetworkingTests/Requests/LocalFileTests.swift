@@ -1,3 +1,4 @@
+import CMappedFile
 import Foundation
 import Testing
 
@@ -40,5 +41,66 @@ struct LocalFileTests {
         #expect(throws: LocalFile.Failure.system("no such file")) {
             try LocalFile.read(URL(fileURLWithPath: "/no/such/file.xml"))
         }
+    }
+
+    func temporaryFile(bytes: [UInt8]) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-\(UUID().uuidString)")
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    @Test("a regular file is read as it is, at every size around a page", arguments: [1, 4095, 4096, 4097, 100_003])
+    func contents(size: Int) throws {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let url = try temporaryFile(bytes: bytes)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try LocalFile.read(url) == Data(bytes))
+    }
+
+    @Test("an empty file and a file that reports no size (/proc) are read whole")
+    func sizeless() throws {
+        let empty = try temporaryFile(bytes: [])
+        defer { try? FileManager.default.removeItem(at: empty) }
+        #expect(try LocalFile.read(empty).isEmpty)
+        let status = try LocalFile.read(URL(fileURLWithPath: "/proc/self/status"))
+        #expect(String(decoding: status, as: UTF8.self).contains("Name:"))
+    }
+
+    /// Files are mapped, not copied: a file another program truncates meanwhile must not kill
+    /// the process (SIGBUS) when the part cut off is read.
+    @Test("a file truncated while it is read does not kill the process: the part cut off reads as zeros")
+    func truncatedMeanwhile() throws {
+        let size = 64 * 1024
+        let url = try temporaryFile(bytes: Array(repeating: UInt8(ascii: "a"), count: size))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let data = try LocalFile.read(url)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 4096)
+        try handle.close()
+        #expect(data.count == size)
+        #expect(data.prefix(4096).allSatisfy { $0 == UInt8(ascii: "a") })
+        // Past the cut: zeros from a mapping, the old bytes from a copy; never a crash.
+        #expect(data.suffix(from: 8192).allSatisfy { $0 == 0 || $0 == UInt8(ascii: "a") })
+    }
+
+    @Test("a mapping whose file shrank says so when it is unmapped; one whose file did not, does not")
+    func mappingReportsDamage() throws {
+        let size = 3 * 4096 + 100
+        let url = try temporaryFile(bytes: Array(repeating: UInt8(ascii: "b"), count: size))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let descriptor = open(url.path, O_RDONLY)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        let intact = try #require(tidings_map_file(descriptor, size))
+        #expect(intact.load(fromByteOffset: size - 1, as: UInt8.self) == UInt8(ascii: "b"))
+        #expect(tidings_unmap_file(intact, size) == 0)
+
+        let mapped = try #require(tidings_map_file(descriptor, size))
+        #expect(truncate(url.path, 100) == 0)
+        #expect(mapped.load(fromByteOffset: 50, as: UInt8.self) == UInt8(ascii: "b"))
+        #expect(mapped.load(fromByteOffset: 2 * 4096 + 7, as: UInt8.self) == 0)
+        #expect(mapped.load(fromByteOffset: size - 1, as: UInt8.self) == 0)
+        #expect(tidings_unmap_file(mapped, size) == 1)
     }
 }
