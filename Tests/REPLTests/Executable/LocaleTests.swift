@@ -7,7 +7,13 @@ import Testing
 /// they arrived.
 @Suite("tidings in the user's locale", .serialized)
 struct LocaleTests {
-    static let twoDaysAgo = Date().addingTimeInterval(-2 * 86_400 - 3600)
+    /// Two calendar days back (lists count days on the calendar): an hour over two days,
+    /// unless that crosses into a third day (a run in the first hour after midnight).
+    static let twoDaysAgo: Date = {
+        let twoDays = Date().addingTimeInterval(-2 * 86_400)
+        let hourMore = twoDays.addingTimeInterval(-3600)
+        return Calendar.current.isDate(hourMore, inSameDayAs: twoDays) ? hourMore : twoDays
+    }()
     static let nextYear = Date().addingTimeInterval(300 * 86_400)
 
     static func rfc822(_ date: Date) -> String {
