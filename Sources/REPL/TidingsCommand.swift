@@ -87,7 +87,13 @@ struct TidingsCommand: AsyncParsableCommand {
             return
         }
         if arguments.first == "parse" {
-            await run(ParseCommand.self, Array(arguments.dropFirst()))
+            let rest = Array(arguments.dropFirst())
+            guard let quick = ParseCommand.Quick(rest) else { return await run(ParseCommand.self, rest) }
+            do {
+                try await ParseCommand.parse(source: quick.source, json: quick.json, summary: quick.summary)
+            } catch {
+                finish(ParseCommand.self, error)
+            }
         } else if let invocation = Invocation(quick: arguments) {
             do {
                 try await invocation.run()

@@ -87,6 +87,10 @@ struct FeedServiceSubscribeTests {
         #expect(try FeedService.url(from: "/tmp/a.xml").isFileURL)
         #expect(throws: FeedError.invalidURL("ftp://x.test/f")) { try FeedService.url(from: "ftp://x.test/f") }
         #expect(throws: FeedError.invalidURL("(empty)")) { try FeedService.url(from: "  ") }
+        // Spaces and tabs around it are dropped (no-break and ideographic spaces too).
+        #expect(try FeedService.url(from: " \t\u{A0}https://x.test/f\u{3000} ").absoluteString == "https://x.test/f")
+        #expect(try FeedService.url(from: "\t/tmp/a.xml  ").path == "/tmp/a.xml")
+        #expect(throws: FeedError.invalidURL("(empty)")) { try FeedService.url(from: "\u{2003}\t") }
         // One spelling per file.
         #expect(try FeedService.url(from: "file://localhost/tmp/a/../b.xml").absoluteString == "file:///tmp/b.xml")
         #expect(try FeedService.url(from: "/tmp/a/../b.xml").absoluteString == "file:///tmp/b.xml")

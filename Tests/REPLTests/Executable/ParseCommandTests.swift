@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import REPL
+
 /// `tidings parse`, run as a user runs it.
 @Suite("tidings parse", .serialized)
 struct ParseCommandTests {
@@ -118,6 +120,31 @@ struct ParseCommandTests {
     @Test("--json with --summary is a usage error, status 2")
     func usage() throws {
         #expect(try TidingsBinary.run(["parse", "--json", "--summary", fixture("rss/rss2-basic.xml")]).status == 2)
+    }
+
+    @Test("the common forms are read without the argument parser; every other form still goes through it")
+    func quickForms() {
+        #expect(ParseCommand.Quick(["a.xml"]) == ParseCommand.Quick(source: "a.xml"))
+        #expect(ParseCommand.Quick(["--summary", "a.xml"]) == ParseCommand.Quick(source: "a.xml", summary: true))
+        #expect(ParseCommand.Quick(["a.xml", "--json"]) == ParseCommand.Quick(source: "a.xml", json: true))
+        for slow in [
+            [], ["--json"], ["a.xml", "b.xml"], ["--json", "--json", "a.xml"], ["--json", "--summary", "a.xml"],
+            ["--help"], ["-h"], ["help"], ["--", "a.xml"], ["a.xml", "--bogus"], [""],
+        ] {
+            #expect(ParseCommand.Quick(slow) == nil, "\(slow)")
+        }
+    }
+
+    @Test("both ways of reading the command line print the same, and a form only the parser reads still works")
+    func quickAndParsedAgree() throws {
+        let file = fixture("rss/rss2-basic.xml")
+        let quick = try TidingsBinary.run(["parse", file, "--summary"])
+        #expect(quick.status == 0)
+        #expect(try TidingsBinary.run(["parse", "--summary", "--", file]).out == quick.out)
+        let help = try TidingsBinary.run(["parse", "--help"])
+        #expect(help.status == 0 && help.out.contains("USAGE: tidings parse"))
+        let missing = try TidingsBinary.run(["parse"])
+        #expect(missing.status == 2 && missing.err.contains("Missing expected argument"))
     }
 
     @Test("feed text is stripped of terminal escape sequences before printing")
