@@ -27,98 +27,122 @@ enum HTMLEntityPreprocessor {
     }
 
     static func process(_ data: Data, rewritingPredefined: Bool = false) -> Output {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Output in
-            guard let base = raw.baseAddress else { return Output(data: data, hasPredefinedReferences: false) }
-            let bytes = raw.bindMemory(to: UInt8.self)
-            let count = bytes.count
-            // Entity declarations live in the DOCTYPE, at the start of the document.
-            let head = min(count, 65_536)
-            let declaresEntities = find("<!ENTITY", in: base, from: 0, count: head) < head
-            let subsetEnd = rewritingPredefined ? internalSubsetEnd(base, count: head) : 0
-            var hasPredefinedReferences = false
-            var output: [UInt8]?
-            var copiedUpTo = 0
-            var index = 0
-            var cdataStart = find("<![CDATA[", in: base, from: 0, count: count)
-            while index < count {
-                let found =
-                    rewritingPredefined
-                    ? nextAmpersandOrLessThan(bytes, from: index, to: cdataStart)
-                    : memchr(base + index, Int32(UInt8(ascii: "&")), cdataStart - index).map {
-                        base.distance(to: UnsafeRawPointer($0))
-                    }
-                guard let start = found else {
-                    // No reference before the next CDATA section: skip past its end.
-                    guard cdataStart < count else { break }
-                    let close = find("]]>", in: base, from: cdataStart + 9, count: count)
-                    index = min(count, close + 3)
-                    cdataStart = find("<![CDATA[", in: base, from: index, count: count)
+        var output: [UInt8]?
+        let scanned = data.withUnsafeBytes { raw in
+            scan(raw, rewritingPredefined: rewritingPredefined) { piece in
+                // The document in one piece: nothing was rewritten, and it is returned as it is.
+                if piece.baseAddress == raw.baseAddress, piece.count == raw.count { return }
+                if output == nil { output = fresh(capacity: raw.count + raw.count / 16) }
+                output?.append(contentsOf: piece)
+            }
+        }
+        guard scanned.rewrote, let output else {
+            return Output(data: data, hasPredefinedReferences: scanned.hasPredefinedReferences)
+        }
+        return Output(data: Data(output), hasPredefinedReferences: scanned.hasPredefinedReferences)
+    }
+
+    /// What `scan` found.
+    struct Scan {
+        /// Whether anything was rewritten (else `sink` got the document in one piece).
+        var rewrote = false
+        /// Whether the document uses any of the five predefined entities outside CDATA.
+        var hasPredefinedReferences = false
+    }
+
+    /// Hands the document to `sink` as the XML parser is to read it, in order: stretches of
+    /// `raw` as they are, and the rewritten references between them. A document without such
+    /// references is one piece, `raw` itself; the rewritten document is never held whole, so a
+    /// parser fed from `sink` needs no memory for it (`SAXFeedReader.read(documentURL:onItem:feed:)`).
+    static func scan(
+        _ raw: UnsafeRawBufferPointer, rewritingPredefined: Bool, into sink: (UnsafeRawBufferPointer) -> Void
+    ) -> Scan {
+        var result = Scan()
+        guard let base = raw.baseAddress else { return result }
+        let bytes = raw.bindMemory(to: UInt8.self)
+        let count = bytes.count
+        // Entity declarations live in the DOCTYPE, at the start of the document.
+        let head = min(count, 65_536)
+        let declaresEntities = find("<!ENTITY", in: base, from: 0, count: head) < head
+        let subsetEnd = rewritingPredefined ? internalSubsetEnd(base, count: head) : 0
+        var copiedUpTo = 0
+        var index = 0
+        var cdataStart = find("<![CDATA[", in: base, from: 0, count: count)
+        while index < count {
+            let found =
+                rewritingPredefined
+                ? nextAmpersandOrLessThan(bytes, from: index, to: cdataStart)
+                : memchr(base + index, Int32(UInt8(ascii: "&")), cdataStart - index).map {
+                    base.distance(to: UnsafeRawPointer($0))
+                }
+            guard let start = found else {
+                // No reference before the next CDATA section: skip past its end.
+                guard cdataStart < count else { break }
+                let close = find("]]>", in: base, from: cdataStart + 9, count: count)
+                index = min(count, close + 3)
+                cdataStart = find("<![CDATA[", in: base, from: index, count: count)
+                continue
+            }
+            // What replaces the bytes start..<replaced, if anything does.
+            var replacement: String
+            let replaced: Int
+            if bytes[start] == UInt8(ascii: "<") {
+                // A `<` that opens no tag (`a < b`, `<3`): XML forbids it, and libxml2's push
+                // parser stops at it, losing the rest of the feed. Written as the text it is.
+                guard start + 1 < count, start >= subsetEnd, !opensMarkup(bytes[start + 1]) else {
+                    index = start + 1
                     continue
                 }
-                // What replaces the bytes start..<replaced, if anything does.
-                let replacement: String
-                let replaced: Int
-                if bytes[start] == UInt8(ascii: "<") {
-                    // A `<` that opens no tag (`a < b`, `<3`): XML forbids it, and libxml2's push
-                    // parser stops at it, losing the rest of the feed. Written as the text it is.
-                    guard start + 1 < count, start >= subsetEnd, !opensMarkup(bytes[start + 1]) else {
-                        index = start + 1
-                        continue
-                    }
-                    (replacement, replaced) = ("&#60;", start + 1)
-                } else if start + 1 < count, bytes[start + 1] == UInt8(ascii: "#") {
-                    switch numericReference(bytes, at: start) {
-                    case .valid(let end):
-                        index = end
-                        continue
-                    case .rewritten(let value, let end):
-                        // `&#X41;` (HTML allows the capital X, XML does not), `&#150;` (a
-                        // Windows-1252 dash to HTML5, a C1 control to XML), `&#0;` (forbidden).
-                        (replacement, replaced) = ("&#\(value);", end)
-                    case .malformed:
-                        (replacement, replaced) = ("&amp;", start + 1)
+                (replacement, replaced) = ("&#60;", start + 1)
+            } else if start + 1 < count, bytes[start + 1] == UInt8(ascii: "#") {
+                switch numericReference(bytes, at: start) {
+                case .valid(let end):
+                    index = end
+                    continue
+                case .rewritten(let value, let end):
+                    // `&#X41;` (HTML allows the capital X, XML does not), `&#150;` (a
+                    // Windows-1252 dash to HTML5, a C1 control to XML), `&#0;` (forbidden).
+                    (replacement, replaced) = ("&#\(value);", end)
+                case .malformed:
+                    (replacement, replaced) = ("&amp;", start + 1)
+                }
+            } else {
+                var end = start + 1
+                while end < count, end - start <= 32, isNameByte(bytes[end]) { end += 1 }
+                if end < count, bytes[end] == UInt8(ascii: ";"), end > start + 1 {
+                    let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
+                    if let character = predefinedCharacter(name) {
+                        result.hasPredefinedReferences = true
+                        guard rewritingPredefined, start >= subsetEnd else {
+                            index = end + 1
+                            continue
+                        }
+                        (replacement, replaced) = ("&#\(character);", end + 1)
+                    } else {
+                        let text = String(decoding: name, as: UTF8.self)
+                        if let value = HTMLEntities.named[text]?.unicodeScalars.first?.value {
+                            (replacement, replaced) = ("&#\(value);", end + 1)
+                        } else if !declaresEntities {
+                            (replacement, replaced) = ("&amp;" + text + ";", end + 1)
+                        } else {
+                            index = end + 1
+                            continue
+                        }
                     }
                 } else {
-                    var end = start + 1
-                    while end < count, end - start <= 32, isNameByte(bytes[end]) { end += 1 }
-                    if end < count, bytes[end] == UInt8(ascii: ";"), end > start + 1 {
-                        let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
-                        if let character = predefinedCharacter(name) {
-                            hasPredefinedReferences = true
-                            guard rewritingPredefined, start >= subsetEnd else {
-                                index = end + 1
-                                continue
-                            }
-                            (replacement, replaced) = ("&#\(character);", end + 1)
-                        } else {
-                            let text = String(decoding: name, as: UTF8.self)
-                            if let value = HTMLEntities.named[text]?.unicodeScalars.first?.value {
-                                (replacement, replaced) = ("&#\(value);", end + 1)
-                            } else if !declaresEntities {
-                                (replacement, replaced) = ("&amp;" + text + ";", end + 1)
-                            } else {
-                                index = end + 1
-                                continue
-                            }
-                        }
-                    } else {
-                        // A bare ampersand (`?a=1&b=2`, `AT&T`), which XML forbids and every feed
-                        // reader keeps: written as the `&amp;` it stands for.
-                        (replacement, replaced) = ("&amp;", start + 1)
-                    }
+                    // A bare ampersand (`?a=1&b=2`, `AT&T`), which XML forbids and every feed
+                    // reader keeps: written as the `&amp;` it stands for.
+                    (replacement, replaced) = ("&amp;", start + 1)
                 }
-                index = replaced
-                if output == nil { output = fresh(capacity: count + count / 16) }
-                output?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<start]))
-                output?.append(contentsOf: replacement.utf8)
-                copiedUpTo = replaced
             }
-            guard var result = output else {
-                return Output(data: data, hasPredefinedReferences: hasPredefinedReferences)
-            }
-            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copiedUpTo..<count]))
-            return Output(data: Data(result), hasPredefinedReferences: hasPredefinedReferences)
+            index = replaced
+            if start > copiedUpTo { sink(UnsafeRawBufferPointer(rebasing: raw[copiedUpTo..<start])) }
+            replacement.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
+            copiedUpTo = replaced
+            result.rewrote = true
         }
+        if count > copiedUpTo { sink(UnsafeRawBufferPointer(rebasing: raw[copiedUpTo..<count])) }
+        return result
     }
 
     /// The first `&` or `<` in `from..<limit`, sixteen bytes at a time.

@@ -43,42 +43,122 @@ enum SAXFeedReader {
 
     /// Parses `data` (UTF-8, or announcing its own encoding) into a builder; `nil` if libxml2
     /// could not even start (out of memory).
-    static func read(_ data: Data, documentURL: URL?, onItem: ((ParsedItem) -> Void)? = nil) -> Outcome? {
+    static func read(
+        _ data: Data, documentURL: URL?, onItem: ((ParsedItem) -> Void)? = nil, chunkSize: Int = chunkSize
+    ) -> Outcome? {
+        read(documentURL: documentURL, onItem: onItem, chunkSize: chunkSize) { push in data.withUnsafeBytes { push($0) }
+        }
+    }
+
+    /// Parses the document `feed` hands to its argument piece by piece, in order (pieces of any
+    /// size, which need not outlive the call that hands them over). libxml2 gets the first four
+    /// bytes, then chunks of `chunkSize`, wherever the pieces fall: what it reads does not
+    /// depend on them. A chunk inside one piece is handed over where it lies; one that spans
+    /// pieces is gathered first. A document rewritten in many places (`HTMLEntityPreprocessor
+    /// .scan`) is so never held whole. Pieces handed over once the parser has stopped are dropped.
+    static func read(
+        documentURL: URL?, onItem: ((ParsedItem) -> Void)? = nil, chunkSize: Int = chunkSize,
+        feed: ((UnsafeRawBufferPointer) -> Void) -> Void
+    ) -> Outcome? {
         _ = initialized
+        var pusher = Pusher(documentURL: documentURL, onItem: onItem, chunkSize: chunkSize)
+        feed { pusher.push($0) }
+        return pusher.finish()
+    }
+
+    /// Hands a document to libxml2's push parser; creates the parser on the first four bytes.
+    private struct Pusher {
+        let documentURL: URL?
+        let onItem: ((ParsedItem) -> Void)?
         var handler = makeHandler()
-        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Outcome? in
-            guard let start = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
-            let count = raw.count
-            let head = min(4, count)
-            guard let context = xmlCreatePushParserCtxt(&handler, nil, start, Int32(head), nil) else { return nil }
-            defer {
-                if let document = context.pointee.myDoc {
-                    xmlFreeDoc(document)
-                    context.pointee.myDoc = nil
+        var context: xmlParserCtxtPtr?
+        var state: UnsafeMutablePointer<State>?
+        /// Could not start (no memory): what comes is dropped.
+        var failed = false
+        /// The chunk being gathered across pieces (the head before the parser starts).
+        var staging: [UInt8] = []
+        let chunkSize: Int
+
+        init(documentURL: URL?, onItem: ((ParsedItem) -> Void)?, chunkSize: Int) {
+            self.documentURL = documentURL
+            self.onItem = onItem
+            self.chunkSize = max(1, chunkSize)
+            staging.reserveCapacity(min(self.chunkSize, 1 << 20))
+        }
+
+        var stopped: Bool {
+            guard let context, let state else { return failed }
+            return failed || context.pointee.instate == XML_PARSER_EOF || state.pointee.diagnostics.entityBudgetExceeded
+        }
+
+        mutating func push(_ piece: UnsafeRawBufferPointer) {
+            var rest = piece[...]
+            while !rest.isEmpty, !stopped {
+                // libxml2 detects the encoding from the first four bytes it is given.
+                let want = context == nil ? 4 : chunkSize
+                if staging.isEmpty, rest.count >= want {
+                    let chunk = UnsafeRawBufferPointer(rebasing: rest.prefix(want))
+                    rest = rest.dropFirst(want)
+                    parse(chunk)
+                    continue
                 }
-                xmlFreeParserCtxt(context)
+                let taken = rest.prefix(want - staging.count)
+                staging.append(contentsOf: taken)
+                rest = rest.dropFirst(taken.count)
+                if staging.count == want { parseStaging() }
             }
+        }
+
+        private mutating func parseStaging() {
+            var chunk = staging
+            staging = []
+            chunk.withUnsafeBytes { parse($0) }
+            chunk.removeAll(keepingCapacity: true)
+            staging = chunk
+        }
+
+        /// Starts the parser on `bytes`, or hands them to it.
+        private mutating func parse(_ bytes: UnsafeRawBufferPointer) {
+            guard let start = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else { return }
+            if let context {
+                xmlParseChunk(context, start, Int32(bytes.count), 0)
+                return
+            }
+            guard let context = xmlCreatePushParserCtxt(&handler, nil, start, Int32(bytes.count), nil) else {
+                failed = true
+                return
+            }
+            self.context = context
             let options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue
             xmlCtxtUseOptions(context, Int32(options))
-            guard let names = InternedNames(dict: context.pointee.dict) else { return nil }
-            let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+            guard let names = InternedNames(dict: context.pointee.dict) else {
+                failed = true
+                return
+            }
             var builder = XMLFeedBuilder(names: names, documentURL: documentURL)
             builder.onItem = onItem
+            let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
             state.initialize(to: State(context: context, builder: builder, diagnostics: Diagnostics()))
+            self.state = state
             // Callbacks receive the state, not the parser context: libxml2 then never falls
             // back to its own entity lookup when `getEntity` declines.
             context.pointee.userData = UnsafeMutableRawPointer(state)
-            var offset = head
-            while offset < count, context.pointee.instate != XML_PARSER_EOF,
-                !state.pointee.diagnostics.entityBudgetExceeded
-            {
-                let length = min(chunkSize, count - offset)
-                xmlParseChunk(context, start + offset, Int32(length), 0)
-                offset += length
+        }
+
+        /// Ends the document and frees the parser; `nil` when it never started.
+        mutating func finish() -> Outcome? {
+            if !staging.isEmpty, !stopped { parseStaging() }
+            defer {
+                if let context {
+                    if let document = context.pointee.myDoc {
+                        xmlFreeDoc(document)
+                        context.pointee.myDoc = nil
+                    }
+                    xmlFreeParserCtxt(context)
+                }
             }
-            if context.pointee.instate != XML_PARSER_EOF, !state.pointee.diagnostics.entityBudgetExceeded {
-                xmlParseChunk(context, nil, 0, 1)
-            }
+            guard let context, let state else { return nil }
+            if !stopped { xmlParseChunk(context, nil, 0, 1) }
             state.pointee.diagnostics.wellFormed = context.pointee.wellFormed != 0
             let final = state.move()
             state.deallocate()

@@ -33,9 +33,7 @@ enum XMLFeedParser {
             each?(.restart)
             read = (data, rewritingPredefined)
             guard
-                let outcome = SAXFeedReader.read(
-                    HTMLEntityPreprocessor.process(data, rewritingPredefined: rewritingPredefined).data,
-                    documentURL: url, onItem: onItem)
+                let outcome = prepared(data, rewritingPredefined: rewritingPredefined, url: url, onItem: onItem).outcome
             else { throw .malformed("the XML parser could not start (out of memory?)") }
             return outcome
         }
@@ -45,9 +43,9 @@ enum XMLFeedParser {
         let claimsUTF8 = EncodingRepair.declaresUTF8OrNothing(data)
         let converted = claimsUTF8 ? EncodingRepair.fromHTTPCharset(data, httpCharset: charset) : nil
         let input = converted ?? data
-        let prepared = HTMLEntityPreprocessor.process(input)
         read = (input, false)
-        guard var outcome = SAXFeedReader.read(prepared.data, documentURL: url, onItem: onItem) else {
+        let first = prepared(input, rewritingPredefined: false, url: url, onItem: onItem)
+        guard var outcome = first.outcome else {
             throw .malformed("the XML parser could not start (out of memory?)")
         }
         var repairs: [String] = []
@@ -65,7 +63,7 @@ enum XMLFeedParser {
                 repaired = reencoded
                 if let warning { warnings.append(warning) }
             }
-            if repaired != input || prepared.hasPredefinedReferences {
+            if repaired != input || first.scan.hasPredefinedReferences {
                 outcome = try reread(repaired, rewritingPredefined: true)
                 repairs = warnings
             }
@@ -82,8 +80,8 @@ enum XMLFeedParser {
         if let each, outcome.builder.streamedFeedAuthorsChanged {
             // Entries streamed before the feed's authors were read: read the document whole.
             each(.restart)
-            let again = HTMLEntityPreprocessor.process(read.data, rewritingPredefined: read.rewritingPredefined)
-            guard let whole = SAXFeedReader.read(again.data, documentURL: url) else {
+            guard let whole = prepared(read.data, rewritingPredefined: read.rewritingPredefined, url: url).outcome
+            else {
                 throw .malformed("the XML parser could not start (out of memory?)")
             }
             outcome = whole
@@ -117,6 +115,21 @@ enum XMLFeedParser {
             )
         }
         return feed
+    }
+
+    /// Reads `data` as rewritten by `HTMLEntityPreprocessor`, streamed from the rewriting into
+    /// the parser: the rewritten document is never held whole (a 200 MB feed full of `&nbsp;`
+    /// needs no second 200 MB).
+    private static func prepared(
+        _ data: Data, rewritingPredefined: Bool, url: URL?, onItem: ((ParsedItem) -> Void)? = nil
+    ) -> (outcome: SAXFeedReader.Outcome?, scan: HTMLEntityPreprocessor.Scan) {
+        var scan = HTMLEntityPreprocessor.Scan()
+        let outcome = SAXFeedReader.read(documentURL: url, onItem: onItem) { push in
+            data.withUnsafeBytes { raw in
+                scan = HTMLEntityPreprocessor.scan(raw, rewritingPredefined: rewritingPredefined, into: push)
+            }
+        }
+        return (outcome, scan)
     }
 
     /// libxml2's code for an encoding it cannot convert from (`XML_ERR_UNSUPPORTED_ENCODING`).
