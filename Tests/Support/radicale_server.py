@@ -23,19 +23,51 @@ storage, users, port_file = sys.argv[1:4]
 # Radicale (started below with this mask) stops when it is told to.
 signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
-with socket.socket() as probe:
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
-server = subprocess.Popen(
-    [sys.executable, "-m", "radicale", "--config", "",
-     "--server-hosts", "127.0.0.1:%d" % port,
-     "--storage-filesystem-folder", storage,
-     "--auth-type", "htpasswd", "--auth-htpasswd-filename", users,
-     "--auth-htpasswd-encryption", "plain",
-     "--rights-type", "owner_only",
-     "--logging-level", "warning"],
-    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+def start(port):
+    return subprocess.Popen(
+        [sys.executable, "-m", "radicale", "--config", "",
+         "--server-hosts", "127.0.0.1:%d" % port,
+         "--storage-filesystem-folder", storage,
+         "--auth-type", "htpasswd", "--auth-htpasswd-filename", users,
+         "--auth-htpasswd-encryption", "plain",
+         "--rights-type", "owner_only",
+         "--logging-level", "warning"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def accepting(server, port, deadline):
+    """Whether the server accepts connections before the deadline (False once it has exited)."""
+    while time.time() < deadline and server.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
+# The free port found is free only until something else takes it: tests running beside this
+# one open connections from the same range of ports. A server that could not bind it exits at
+# once, and is started again on another port.
+server = None
+deadline = time.time() + 20
+for attempt in range(5):
+    port = free_port()
+    server = start(port)
+    # Accepting, and still running: not another test's server on the same port.
+    if accepting(server, port, deadline) and server.poll() is None:
+        break
+    if server.poll() is None:
+        server.terminate()
+        sys.exit("radicale did not start")
+else:
+    sys.exit("radicale did not start: no port it could bind")
 
 
 def stop_on_eof():
@@ -49,17 +81,6 @@ def stop_on_eof():
 
 
 threading.Thread(target=stop_on_eof, daemon=True).start()
-
-deadline = time.time() + 20
-while time.time() < deadline and server.poll() is None:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            break
-    except OSError:
-        time.sleep(0.05)
-else:
-    server.terminate()
-    sys.exit("radicale did not start")
 
 with open(port_file + ".tmp", "w") as out:
     out.write("%d\n" % port)
