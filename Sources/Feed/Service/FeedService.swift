@@ -189,6 +189,12 @@ public actor FeedService {
         try await storage { () async throws(StorageError) in try await feeds.all() }
     }
 
+    /// Every subscription with its article counts, in id order, for printing a list of them
+    /// once: lighter than `FeedListViewModel`'s rows, which carry a whole `FeedSource` each.
+    public func summaries() async throws(FeedError) -> [FeedSummary] {
+        try await storage { () async throws(StorageError) in try await feeds.summaries() }
+    }
+
     /// One subscription.
     public func subscription(id: Int64) async throws(FeedError) -> FeedSource {
         guard let feed = try await storage({ () async throws(StorageError) in try await feeds.feed(id: id) }) else {

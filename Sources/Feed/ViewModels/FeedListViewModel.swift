@@ -42,9 +42,9 @@ public final class FeedListViewModel: Sendable {
         await reload()
     }
 
-    /// Every feed with its counts, in list order, read once without touching `state`: what a
-    /// one-shot listing prints. It builds no snapshot and no difference, which for 50,000
-    /// feeds took a fifth of `feed list`.
+    /// Every feed with its counts, in list order, read once without touching `state`. It builds
+    /// no snapshot and no difference. (A listing printed once and thrown away, as `feed list`
+    /// is, reads `FeedService.summaries()`: no `FeedSource` per feed.)
     public func listing() async throws(FeedError) -> [FeedRow] {
         try await readRows().map(\.row)
     }

@@ -153,3 +153,37 @@ public enum FeedFormat: OpenEnum {
         }
     }
 }
+
+/// A subscription as a list of every feed shows it, with its article counts: what a one-shot
+/// listing prints. Its address is the stored text, not a parsed `URL`: parsing 50,000 of them
+/// and building a `FeedSource` for each took half of listing 50,000 feeds.
+public struct FeedSummary: Sendable, Hashable, Identifiable {
+    /// The stored row id.
+    public var id: Int64
+    /// The title to show.
+    public var title: String
+    /// Where the feed is fetched from, as stored (a valid absolute URL).
+    public var url: String
+    /// How the last refresh went.
+    public var lastResult: RefreshResult?
+    /// When the last refresh finished.
+    public var lastRefreshedAt: Date?
+    /// The server answered 410 Gone: the feed is no longer polled.
+    public var isGone: Bool
+    /// Its stored articles, and how many are unread.
+    public var counts: ArticleCounts
+
+    /// Creates a summary.
+    public init(
+        id: Int64, title: String, url: String, lastResult: RefreshResult? = nil, lastRefreshedAt: Date? = nil,
+        isGone: Bool = false, counts: ArticleCounts = ArticleCounts(unread: 0, total: 0)
+    ) {
+        self.id = id
+        self.title = title
+        self.url = url
+        self.lastResult = lastResult
+        self.lastRefreshedAt = lastRefreshedAt
+        self.isGone = isGone
+        self.counts = counts
+    }
+}

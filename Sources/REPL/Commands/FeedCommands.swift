@@ -56,9 +56,9 @@ struct FeedCommands {
 
     private func list(_ words: [String]) async throws -> CommandOutput {
         try ArgumentList(words, command: "feed list").expectPositional(atMost: 0, usage: "feed list")
-        let rows: [FeedRow]
+        let rows: [FeedSummary]
         do {
-            rows = try await FeedListViewModel(service: context.feeds).listing()
+            rows = try await context.feeds.summaries()
         } catch {
             throw CommandError(code: "storage", message: error.errorDescription ?? "\(error)")
         }
@@ -77,9 +77,8 @@ struct FeedCommands {
                 ])
                 table.rows = rows.map { row in
                     [
-                        String(row.id), row.feed.title, "\(row.counts.unread)/\(row.counts.total)",
-                        Self.result(row.feed),
-                        row.feed.url.absoluteString,
+                        String(row.id), row.title, "\(row.counts.unread)/\(row.counts.total)",
+                        Self.result(isGone: row.isGone, lastResult: row.lastResult), row.url,
                     ]
                 }
                 return table.render(display)
@@ -89,11 +88,10 @@ struct FeedCommands {
                     "feeds": .array(
                         rows.map { row in
                             .object([
-                                "id": .int(row.id), "title": .string(row.feed.title),
-                                "url": .string(row.feed.url.absoluteString),
+                                "id": .int(row.id), "title": .string(row.title), "url": .string(row.url),
                                 "unread": .int(row.counts.unread), "total": .int(row.counts.total),
-                                "last_result": .string(row.feed.lastResult?.description),
-                                "refreshed_at": .date(row.feed.lastRefreshedAt),
+                                "last_result": .string(row.lastResult?.description),
+                                "refreshed_at": .date(row.lastRefreshedAt),
                             ])
                         })
                 ])
@@ -101,9 +99,9 @@ struct FeedCommands {
     }
 
     /// The last result as the list shows it.
-    static func result(_ feed: FeedSource) -> String {
-        if feed.isGone { return "gone" }
-        switch feed.lastResult {
+    static func result(isGone: Bool, lastResult: RefreshResult?) -> String {
+        if isGone { return "gone" }
+        switch lastResult {
         case nil: return "never refreshed"
         case .ok?: return "ok"
         case .notModified?: return "not modified"

@@ -132,6 +132,33 @@ public struct FeedRepository: Sendable {
         }
     }
 
+    /// Every subscription with its article counts, in id order, as a list prints them: one
+    /// query, no `FeedSource` and no parsed URL per feed (see `FeedSummary`).
+    public func summaries() async throws(StorageError) -> [FeedSummary] {
+        try await database.read { db in
+            var summaries: [FeedSummary] = []
+            summaries.reserveCapacity(try FeedRecord.fetchCount(db))
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT feed.id, feed.title, feed.url, feed.lastResult, feed.lastRefreshedAt, feed.isGone,
+                        coalesce(articleCounts.unread, 0), coalesce(articleCounts.total, 0)
+                    FROM feed LEFT JOIN articleCounts ON articleCounts.feedId = feed.id
+                    ORDER BY feed.id
+                    """)
+            while let row = try rows.next() {
+                let lastResult: String? = row[3]
+                let refreshedAt: Double? = row[4]
+                summaries.append(
+                    FeedSummary(
+                        id: row[0], title: row[1], url: row[2], lastResult: lastResult.map(RefreshResult.init),
+                        lastRefreshedAt: refreshedAt.map(Date.init(timeIntervalSince1970:)), isGone: row[5],
+                        counts: ArticleCounts(unread: row[6], total: row[7])))
+            }
+            return summaries
+        }
+    }
+
     /// Unread and total article counts per feed id; feeds without articles are absent. One row
     /// per feed, kept by triggers (migration `v9-article-counts`).
     public func articleCounts() async throws(StorageError) -> [Int64: ArticleCounts] {

@@ -191,6 +191,36 @@ struct ArticleQueryTests {
         #expect(try await articles.article(id: back.inserted[0])?.status.isRead == false)
     }
 
+    @Test("a feed's summary says what its FeedSource and counts say, for every feed, in id order")
+    func summaries() async throws {
+        let (database, a, _, ids) = try await populated()
+        try await ArticleRepository(database: database).setRead(true, ids: [ids[0], ids[5]])
+        let feeds = FeedRepository(database: database)
+        let empty = try await addFeed(database, "Empty")
+        var gone = try #require(try await feeds.feed(id: empty))
+        gone.isGone = true
+        gone.lastResult = .failed(reason: "HTTP 410")
+        gone.lastRefreshedAt = Date(timeIntervalSince1970: 1_800_000_000)
+        try await feeds.update(gone)
+        var refreshed = try #require(try await feeds.feed(id: a))
+        refreshed.lastResult = .ok
+        refreshed.lastRefreshedAt = Date(timeIntervalSince1970: 1_800_000_100)
+        try await feeds.update(refreshed)
+
+        let counts = try await feeds.articleCounts()
+        let expected = try await feeds.all().map { feed in
+            FeedSummary(
+                id: feed.id ?? 0, title: feed.title, url: feed.url.absoluteString, lastResult: feed.lastResult,
+                lastRefreshedAt: feed.lastRefreshedAt, isGone: feed.isGone,
+                counts: counts[feed.id ?? 0] ?? ArticleCounts(unread: 0, total: 0))
+        }
+        let summaries = try await feeds.summaries()
+        #expect(summaries == expected)
+        #expect(summaries.map(\.id) == summaries.map(\.id).sorted())
+        #expect(summaries.last?.isGone == true && summaries.last?.counts == ArticleCounts(unread: 0, total: 0))
+        #expect(summaries.first?.counts == ArticleCounts(unread: 4, total: 5))
+    }
+
     @Test("feed counts give unread and total per feed")
     func counts() async throws {
         let (database, a, b, ids) = try await populated()
