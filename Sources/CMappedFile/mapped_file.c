@@ -23,40 +23,50 @@ static Slot slots[SLOTS];
 static struct sigaction previous;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 static int installed = 0;
+static uintptr_t page_size = 4096;  // read once in install(): sysconf is not async-signal-safe
 
-// A fault inside one of the mappings (the file shrank): the rest of the mapping, from the
-// faulting page on, becomes zeroed anonymous memory and the read is retried. Any other SIGBUS
-// goes to the handler that was there before, or ends the process as it would have.
+_Static_assert(ATOMIC_POINTER_LOCK_FREE == 2, "the handler reads the slots with lock-free atomics");
+
+// A fault inside one of the mappings (the file shrank: BUS_ADRERR): the rest of the mapping,
+// from the faulting page on, becomes zeroed anonymous memory and the read is retried. Anything
+// else (a media error, a SIGBUS sent with kill, a fault elsewhere) goes to the handler that was
+// there before, or ends the process as it would have.
 static void on_sigbus(int signo, siginfo_t *info, void *context) {
     uintptr_t address = (uintptr_t)info->si_addr;
-    for (int i = 0; i < SLOTS; i++) {
+    for (int i = 0; info->si_code == BUS_ADRERR && i < SLOTS; i++) {
         uintptr_t start = atomic_load(&slots[i].start);
         size_t length = atomic_load(&slots[i].length);
-        if (start == 0 || address < start || address >= start + length) continue;
-        uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-        uintptr_t from = address & ~(page - 1);
+        uintptr_t end = (start + length + page_size - 1) & ~(page_size - 1);
+        if (start == 0 || address < start || address >= end) continue;
+        uintptr_t from = address & ~(page_size - 1);
         int saved_errno = errno;
-        void *zeros = mmap((void *)from, start + length - from, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-                           -1, 0);
+        void *zeros = mmap((void *)from, end - from, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
         errno = saved_errno;
         if (zeros == MAP_FAILED) break;
         atomic_store(&slots[i].damaged, 1);
         return;
     }
-    if (previous.sa_flags & SA_SIGINFO) {
-        if (previous.sa_sigaction) {
+    void (*handler)(int) = previous.sa_handler;
+    if (handler != SIG_DFL && handler != SIG_IGN) {
+        if (previous.sa_flags & SA_SIGINFO) {
             previous.sa_sigaction(signo, info, context);
-            return;
+        } else {
+            handler(signo);
         }
-    } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
-        previous.sa_handler(signo);
         return;
     }
+    // A SIGBUS sent by another process that the program ignored stays ignored. A fault cannot be
+    // ignored: with the default action back, the faulting instruction runs again and ends the
+    // process as it would have, with the fault's own address in the core dump.
+    if (info->si_code <= 0 && handler == SIG_IGN) return;
     signal(SIGBUS, SIG_DFL);
-    raise(SIGBUS);
+    if (info->si_code <= 0) raise(SIGBUS);
 }
 
 static void install(void) {
+    long size = sysconf(_SC_PAGESIZE);
+    if (size > 0) page_size = (uintptr_t)size;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = on_sigbus;
@@ -75,7 +85,9 @@ const void *tidings_map_file(int descriptor, size_t length) {
         errno = ENOTSUP;
         return NULL;
     }
-    void *address = mmap(NULL, length, PROT_READ, MAP_PRIVATE, descriptor, 0);
+    // Writable and private: writing to it (a Data copied on write that happened to be the only
+    // reference) changes this process's copy, never the file, and never faults.
+    void *address = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE, descriptor, 0);
     if (address == MAP_FAILED) return NULL;
     for (int i = 0; i < SLOTS; i++) {
         size_t none = 0;

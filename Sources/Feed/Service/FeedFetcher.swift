@@ -157,7 +157,7 @@ public struct HTTPFeedFetcher: FeedFetching {
 
     private static func readFile(_ url: URL) async throws(FeedError) -> FetchOutcome {
         do {
-            return .fetched(FetchedDocument(body: try LocalFile.read(url), url: url))
+            return .fetched(FetchedDocument(body: try LocalFile.read(url, mapping: true), url: url))
         } catch {
             throw .file("cannot read \(url.path): \(error.reason)")
         }

@@ -14,13 +14,14 @@ package import Foundation
 #endif
 
 /// Reads a local file the user named, with a size cap, as the transport caps HTTP bodies: a
-/// regular file over the cap is refused before a byte is read, and one under it is mapped, not
-/// copied; a device or pipe (`/dev/zero`, a FIFO) is read only up to the cap.
+/// regular file over the cap is refused before a byte is read; a device or pipe (`/dev/zero`, a
+/// FIFO) is read only up to the cap.
 ///
-/// Mapping spares the copy and, above all, the fresh memory a copy needs: reading a 25 MB
-/// feed into new pages took 11-13 ms here, mapping it under 2 ms. A file that another program
-/// truncates while it is mapped does not kill the process (SIGBUS): what was cut off reads as
-/// zero bytes (`CMappedFile`), so a feed reads as cut off there.
+/// Asked to (`mapping`: feeds, which can be hundreds of megabytes), a regular file is mapped
+/// instead of copied: filling 25 MB of fresh memory took 11-13 ms here, mapping it under 2 ms.
+/// A file that another program truncates while it is mapped does not kill the process (SIGBUS):
+/// what was cut off reads as zero bytes (`CMappedFile`), so a feed reads as cut off there. What
+/// is checked once and kept (a configuration) is copied, so that it stays what was checked.
 package enum LocalFile {
     /// The largest local document read: 256 MB.
     package static let defaultLimit = 256_000_000
@@ -44,8 +45,9 @@ package enum LocalFile {
         }
     }
 
-    /// The contents of the file at `url`, at most `limit` bytes.
-    package static func read(_ url: URL, limit: Int = defaultLimit) throws(Failure) -> Data {
+    /// The contents of the file at `url`, at most `limit` bytes; mapped when `mapping` (see the
+    /// type's notes).
+    package static func read(_ url: URL, limit: Int = defaultLimit, mapping: Bool = false) throws(Failure) -> Data {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .system(words(errno)) }
         defer { close(descriptor) }
@@ -56,20 +58,15 @@ package enum LocalFile {
             throw .directory
         case S_IFREG:
             guard status.st_size <= limit else { throw .tooLarge(limit: limit) }
-            // Files that report no size (`/proc`) are read to their end.
-            guard status.st_size > 0 else { return try readStream(descriptor, limit: limit) }
             let size = Int(status.st_size)
-            if let address = tidings_map_file(descriptor, size) {
-                return Data(
-                    bytesNoCopy: UnsafeMutableRawPointer(mutating: address), count: size,
-                    deallocator: .custom { pointer, count in _ = tidings_unmap_file(pointer, count) })
+            // Files that report no size (`/proc`) are read to their end; so is what cannot be
+            // mapped (some network and FUSE file systems), from the file already opened.
+            guard mapping, size > 0, let address = tidings_map_file(descriptor, size) else {
+                return try readStream(descriptor, limit: limit)
             }
-            // What cannot be mapped (some network and FUSE file systems) is read.
-            do {
-                return try Data(contentsOf: url, options: .mappedIfSafe)
-            } catch {
-                throw .system((error as NSError).localizedDescription)
-            }
+            return Data(
+                bytesNoCopy: UnsafeMutableRawPointer(mutating: address), count: size,
+                deallocator: .custom { pointer, _ in _ = tidings_unmap_file(pointer, size) })
         default:
             return try readStream(descriptor, limit: limit)
         }

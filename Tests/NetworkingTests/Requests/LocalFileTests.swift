@@ -56,14 +56,30 @@ struct LocalFileTests {
         let url = try temporaryFile(bytes: bytes)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(try LocalFile.read(url) == Data(bytes))
+        #expect(try LocalFile.read(url, mapping: true) == Data(bytes))
+    }
+
+    /// A mapped file's Data is a Data like any other: changing it changes this copy only.
+    @Test("a mapped file's data can be changed and cut like any other, and the file stays as it was")
+    func mappedDataIsOurs() throws {
+        let bytes = Array("0123456789".utf8) + Array(repeating: UInt8(ascii: "x"), count: 10_000)
+        let url = try temporaryFile(bytes: bytes)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var data = try LocalFile.read(url, mapping: true)
+        data[0] = UInt8(ascii: "A")
+        data.removeLast(5_000)
+        data.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) in raw[1] = UInt8(ascii: "B") }
+        #expect(data.prefix(3) == Data("AB2".utf8))
+        #expect(data.count == bytes.count - 5_000)
+        #expect(try Data(contentsOf: url) == Data(bytes))
     }
 
     @Test("an empty file and a file that reports no size (/proc) are read whole")
     func sizeless() throws {
         let empty = try temporaryFile(bytes: [])
         defer { try? FileManager.default.removeItem(at: empty) }
-        #expect(try LocalFile.read(empty).isEmpty)
-        let status = try LocalFile.read(URL(fileURLWithPath: "/proc/self/status"))
+        #expect(try LocalFile.read(empty, mapping: true).isEmpty)
+        let status = try LocalFile.read(URL(fileURLWithPath: "/proc/self/status"), mapping: true)
         #expect(String(decoding: status, as: UTF8.self).contains("Name:"))
     }
 
@@ -74,14 +90,14 @@ struct LocalFileTests {
         let size = 64 * 1024
         let url = try temporaryFile(bytes: Array(repeating: UInt8(ascii: "a"), count: size))
         defer { try? FileManager.default.removeItem(at: url) }
-        let data = try LocalFile.read(url)
+        let data = try LocalFile.read(url, mapping: true)
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: 4096)
         try handle.close()
         #expect(data.count == size)
         #expect(data.prefix(4096).allSatisfy { $0 == UInt8(ascii: "a") })
-        // Past the cut: zeros from a mapping, the old bytes from a copy; never a crash.
-        #expect(data.suffix(from: 8192).allSatisfy { $0 == 0 || $0 == UInt8(ascii: "a") })
+        // Past the cut (from the next page on): zeros, not a crash.
+        #expect(data.suffix(from: 8192).allSatisfy { $0 == 0 })
     }
 
     @Test("a mapping whose file shrank says so when it is unmapped; one whose file did not, does not")
