@@ -69,28 +69,46 @@ public func withRadicale<T>(_ body: (RadicaleServer) async throws -> T) async th
     let server = RadicaleServer(base: URL(string: "http://127.0.0.1/")!, storage: storage)
     try Data("\(server.user):\(server.password)\n".utf8).write(to: users)
 
-    let process = Process()
-    process.executableURL = python
-    process.arguments = [
-        RadicaleServer.packageRoot.appendingPathComponent("Tests/Support/radicale_server.py").path, storage.path,
-        users.path, portFile.path,
-    ]
-    process.standardOutput = FileHandle.nullDevice
-    let lifeline = Pipe()
-    process.standardInput = lifeline
-    try process.run()
-    defer {
+    // A start that fails is tried again: under a full parallel test run one in a few dozen
+    // starts ended without a port and without a word from the script.
+    var failures: [String] = []
+    for attempt in 1...3 {
+        try? FileManager.default.removeItem(at: portFile)
+        let log = directory.appendingPathComponent("start-\(attempt).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = python
+        process.arguments = [
+            RadicaleServer.packageRoot.appendingPathComponent("Tests/Support/radicale_server.py").path, storage.path,
+            users.path, portFile.path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        let errors = try FileHandle(forWritingTo: log)
+        process.standardError = errors
+        let lifeline = Pipe()
+        process.standardInput = lifeline
+        try process.run()
+        try? errors.close()
+        defer {
+            try? lifeline.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        var port: Int?
+        for _ in 0..<800 where port == nil && process.isRunning {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8), text.hasSuffix("\n") {
+                port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            } else {
+                try await Task.sleep(for: .milliseconds(25))
+            }
+        }
+        if let port, let base = URL(string: "http://127.0.0.1:\(port)/") {
+            return try await body(RadicaleServer(base: base, storage: storage))
+        }
         try? lifeline.fileHandleForWriting.close()
         process.waitUntilExit()
+        let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        failures.append("attempt \(attempt): status \(process.terminationStatus) \(said)")
     }
-    var port: Int?
-    for _ in 0..<800 where port == nil && process.isRunning {
-        if let text = try? String(contentsOf: portFile, encoding: .utf8), text.hasSuffix("\n") {
-            port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        } else {
-            try await Task.sleep(for: .milliseconds(25))
-        }
-    }
-    let base = try #require(port.flatMap { URL(string: "http://127.0.0.1:\($0)/") }, "Radicale did not start")
-    return try await body(RadicaleServer(base: base, storage: storage))
+    Issue.record("Radicale did not start: \(failures.joined(separator: "; "))")
+    throw CancellationError()
 }

@@ -83,7 +83,6 @@ enum SAXFeedReader {
             self.documentURL = documentURL
             self.onItem = onItem
             self.chunkSize = max(1, chunkSize)
-            staging.reserveCapacity(min(self.chunkSize, 1 << 20))
         }
 
         var stopped: Bool {
