@@ -40,7 +40,7 @@ let package = Package(
 
         // libcurl, opened with dlopen on the first request (no HTTP stack at start-up); Linux only.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        // Read-only mappings of the local files a user names, safe against the file shrinking.
+        // Private mappings of the feed files a user names, safe against the file shrinking.
         .target(name: "CMappedFile"),
         .target(
             name: "Networking",

@@ -1,12 +1,12 @@
-// Read-only mappings of local files that survive the file shrinking under them.
+// Private mappings of local files that survive the file shrinking under them.
 #ifndef TIDINGS_MAPPED_FILE_H
 #define TIDINGS_MAPPED_FILE_H
 
 #include <stddef.h>
 
 /// Maps the first `length` bytes of the open file `descriptor` privately (writes change this
-/// process's copy only) and returns their address, or NULL (with errno set) when the file cannot be mapped or too many mappings are
-/// open: the caller then reads the file instead.
+/// process's copy only) and returns their address, or NULL (with errno set) when the file
+/// cannot be mapped or too many mappings are open: the caller then reads the file instead.
 ///
 /// When another program truncates the file while it is mapped, reading past its new end would
 /// kill the process (SIGBUS). Inside a mapping made here it reads zeros instead, and

@@ -11,6 +11,20 @@ extension String {
         return String(self[first...last])
     }
 
+    /// The string without the spaces around it as `CharacterSet.whitespaces` counts them (tab
+    /// and every space separator, the no-break and ideographic spaces too), trimmed natively:
+    /// its first use through `NSString` cost `tidings parse` about half a millisecond.
+    var trimmedSpaces: String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }

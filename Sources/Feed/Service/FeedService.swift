@@ -73,7 +73,7 @@ public actor FeedService {
     /// Turns what a user typed into a URL: http(s) and file URLs as they are, anything else a
     /// local path (relative to the current directory, `~` expanded).
     public nonisolated static func url(from text: String) throws(FeedError) -> URL {
-        let trimmed = Self.trimmingSpaces(text)
+        let trimmed = text.trimmedSpaces
         guard !trimmed.isEmpty else { throw .invalidURL("(empty)") }
         if let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme.count > 1 {
             guard ["http", "https", "file"].contains(scheme), url.isFileURL || url.host != nil else {
@@ -90,20 +90,6 @@ public actor FeedService {
         }
         let path = trimmed.hasPrefix("~") ? (trimmed as NSString).expandingTildeInPath : trimmed
         return URL(fileURLWithPath: path).standardizedFileURL
-    }
-
-    /// `text` without the spaces and tabs around it (`CharacterSet.whitespaces`: tab and the
-    /// space separators), trimmed natively: Foundation's `trimmingCharacters(in:)` goes through
-    /// `NSString`, whose first use cost `tidings parse` about half a millisecond.
-    nonisolated static func trimmingSpaces(_ text: String) -> String {
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
-        }
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-            let last = scalars.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(scalars[first...last])
     }
 
     /// Subscribes to `url`: fetches it, follows an HTML page to the feed it links to (else the

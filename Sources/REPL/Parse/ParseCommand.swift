@@ -34,27 +34,6 @@ struct ParseCommand: AsyncParsableCommand {
         var source: String
         var json = false
         var summary = false
-
-        init(source: String, json: Bool = false, summary: Bool = false) {
-            (self.source, self.json, self.summary) = (source, json, summary)
-        }
-
-        init?(_ arguments: [String]) {
-            var source: String?
-            for argument in arguments {
-                switch argument {
-                case "--json" where !json: json = true
-                case "--summary" where !summary: summary = true
-                default:
-                    guard source == nil, !argument.isEmpty, !argument.hasPrefix("-"), argument != "help" else {
-                        return nil
-                    }
-                    source = argument
-                }
-            }
-            guard let source, !(json && summary) else { return nil }
-            self.source = source
-        }
     }
 
     /// Loads and parses `source`, and prints it.
@@ -113,5 +92,27 @@ struct ParseCommand: AsyncParsableCommand {
     private static func failure(_ message: String, status: Int32 = 1) -> ExitCode {
         Console.standard.err("tidings: \(message)")
         return ExitCode(status)
+    }
+}
+
+extension ParseCommand.Quick {
+    /// The form `arguments` (what follows `parse`) spell, or `nil` for the argument parser.
+    init?(_ arguments: [String]) {
+        var source: String?
+        var json = false
+        var summary = false
+        for argument in arguments {
+            switch argument {
+            case "--json" where !json: json = true
+            case "--summary" where !summary: summary = true
+            default:
+                guard source == nil, !argument.isEmpty, !argument.hasPrefix("-"), argument != "help" else {
+                    return nil
+                }
+                source = argument
+            }
+        }
+        guard let source, !(json && summary) else { return nil }
+        self.init(source: source, json: json, summary: summary)
     }
 }

@@ -28,7 +28,7 @@ enum HTMLEntityPreprocessor {
 
     static func process(_ data: Data, rewritingPredefined: Bool = false) -> Output {
         var output: [UInt8]?
-        let scanned = data.withUnsafeBytes { raw in
+        let hasPredefinedReferences = data.withUnsafeBytes { raw in
             scan(raw, rewritingPredefined: rewritingPredefined) { piece in
                 // The document in one piece: nothing was rewritten, and it is returned as it is.
                 if piece.baseAddress == raw.baseAddress, piece.count == raw.count { return }
@@ -36,29 +36,19 @@ enum HTMLEntityPreprocessor {
                 output?.append(contentsOf: piece)
             }
         }
-        guard scanned.rewrote, let output else {
-            return Output(data: data, hasPredefinedReferences: scanned.hasPredefinedReferences)
-        }
-        return Output(data: Data(output), hasPredefinedReferences: scanned.hasPredefinedReferences)
-    }
-
-    /// What `scan` found.
-    struct Scan {
-        /// Whether anything was rewritten (else `sink` got the document in one piece).
-        var rewrote = false
-        /// Whether the document uses any of the five predefined entities outside CDATA.
-        var hasPredefinedReferences = false
+        return Output(data: output.map { Data($0) } ?? data, hasPredefinedReferences: hasPredefinedReferences)
     }
 
     /// Hands the document to `sink` as the XML parser is to read it, in order: stretches of
     /// `raw` as they are, and the rewritten references between them. A document without such
     /// references is one piece, `raw` itself; the rewritten document is never held whole, so a
     /// parser fed from `sink` needs no memory for it (`SAXFeedReader.read(documentURL:onItem:feed:)`).
+    /// Returns whether the document uses any of the five predefined entities outside CDATA.
     static func scan(
         _ raw: UnsafeRawBufferPointer, rewritingPredefined: Bool, into sink: (UnsafeRawBufferPointer) -> Void
-    ) -> Scan {
-        var result = Scan()
-        guard let base = raw.baseAddress else { return result }
+    ) -> Bool {
+        guard let base = raw.baseAddress else { return false }
+        var hasPredefinedReferences = false
         let bytes = raw.bindMemory(to: UInt8.self)
         let count = bytes.count
         // Entity declarations live in the DOCTYPE, at the start of the document.
@@ -112,7 +102,7 @@ enum HTMLEntityPreprocessor {
                 if end < count, bytes[end] == UInt8(ascii: ";"), end > start + 1 {
                     let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
                     if let character = predefinedCharacter(name) {
-                        result.hasPredefinedReferences = true
+                        hasPredefinedReferences = true
                         guard rewritingPredefined, start >= subsetEnd else {
                             index = end + 1
                             continue
@@ -139,10 +129,9 @@ enum HTMLEntityPreprocessor {
             if start > copiedUpTo { sink(UnsafeRawBufferPointer(rebasing: raw[copiedUpTo..<start])) }
             replacement.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
             copiedUpTo = replaced
-            result.rewrote = true
         }
         if count > copiedUpTo { sink(UnsafeRawBufferPointer(rebasing: raw[copiedUpTo..<count])) }
-        return result
+        return hasPredefinedReferences
     }
 
     /// The first `&` or `<` in `from..<limit`, sixteen bytes at a time.

@@ -63,7 +63,7 @@ enum XMLFeedParser {
                 repaired = reencoded
                 if let warning { warnings.append(warning) }
             }
-            if repaired != input || first.scan.hasPredefinedReferences {
+            if repaired != input || first.hasPredefinedReferences {
                 outcome = try reread(repaired, rewritingPredefined: true)
                 repairs = warnings
             }
@@ -122,14 +122,15 @@ enum XMLFeedParser {
     /// needs no second 200 MB).
     private static func prepared(
         _ data: Data, rewritingPredefined: Bool, url: URL?, onItem: ((ParsedItem) -> Void)? = nil
-    ) -> (outcome: SAXFeedReader.Outcome?, scan: HTMLEntityPreprocessor.Scan) {
-        var scan = HTMLEntityPreprocessor.Scan()
+    ) -> (outcome: SAXFeedReader.Outcome?, hasPredefinedReferences: Bool) {
+        var hasPredefinedReferences = false
         let outcome = SAXFeedReader.read(documentURL: url, onItem: onItem) { push in
             data.withUnsafeBytes { raw in
-                scan = HTMLEntityPreprocessor.scan(raw, rewritingPredefined: rewritingPredefined, into: push)
+                hasPredefinedReferences = HTMLEntityPreprocessor.scan(
+                    raw, rewritingPredefined: rewritingPredefined, into: push)
             }
         }
-        return (outcome, scan)
+        return (outcome, hasPredefinedReferences)
     }
 
     /// libxml2's code for an encoding it cannot convert from (`XML_ERR_UNSUPPORTED_ENCODING`).
