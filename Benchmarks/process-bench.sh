@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Whole-process benchmarks of the release `tidings` binary, each beside the peer the issues name,
 # run in the same session (the peers' scripts are in ../shared/bench). It ends with one table:
-#   refresh250   250 feeds x 50 items on nginx (127.0.0.1:18080), cold and all-304; newsboat -x reload
+#   refresh250   250 feeds x 50 items on nginx (127.0.0.1:18080), cold and all-304, and the cold
+#                refresh's CPU time (user + sys: divided by the cores, the floor of any schedule);
+#                newsboat -x reload
 #   refresh2500  the same feeds under 10 prefixes (make-scale.sh: 2,500 subscriptions, one host),
 #                with the TCP connections each run opens; newsboat -x reload of the same URLs
 #   lists        items, items --unread, feed list on 100,000 and 1,000,000 articles (copies of the
@@ -10,7 +12,8 @@
 #   startup      --version and task add; taskwarrior's task --version and task add
 #   import       feed import of 50,000 outlines, then feed list; newsboat -i of the same OPML
 #   parse        tidings parse --summary (start-up subtracted) on the 20 MB corpus feed, the 25 MB
-#                CDATA feed and the 250 XML feeds; fastfeedparser in-process, xmllint --stream
+#                CDATA feed and the 250 XML feeds; fastfeedparser in-process, xmllint --stream;
+#                the least work of a byte-level reader of our own (Benchmarks/xml-scan.c)
 #   memory       parse (as published, and with an entity in every title) and feed add of the 200 MB
 #                feed (make-scale.sh HUGE=1): peak RSS
 #   bytes        bytes per article in the database (dbstat), beside the feed XML per article
@@ -52,8 +55,12 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else pr
 seconds() { local t0=$EPOCHREALTIME; "$@" >/dev/null 2>&1; local t1=$EPOCHREALTIME; echo "$t1 - $t0" | bc -l; }
 # timed_median N CMD...: the median wall seconds of N runs.
 timed_median() { local n=$1; shift; for _ in $(seq "$n"); do seconds "$@"; done | median; }
-# peak FILE CMD...: runs CMD under GNU time; FILE gets "wall_s peak_kb".
-peak() { local file=$1; shift; /usr/bin/time -f "%e %M" -o "$file" "$@" >/dev/null 2>"$file.err"; }
+# peak FILE CMD...: runs CMD under GNU time; FILE gets "wall_s peak_kb cpu_s" (user + sys).
+peak() {
+  local file=$1; shift
+  /usr/bin/time -f "%e %M %U %S" -o "$file.raw" "$@" >/dev/null 2>"$file.err"
+  awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$file.raw" >"$file"
+}
 record() { printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" >>"$RESULTS"; echo "  $1: $2 | $4 $3 | goal $5"; }
 ms() { awk -v s="$1" 'BEGIN {printf "%.1f ms", s * 1000}'; }
 sec() { awk -v s="$1" 'BEGIN {printf "%.2f s", s}'; }
@@ -63,15 +70,16 @@ opml() { # opml URLS_FILE > OPML
   while read -r url; do echo "<outline type=\"rss\" text=\"$url\" xmlUrl=\"$url\"/>"; done <"$1"
   echo '</body></opml>'
 }
-# newsboat_reload URLS: newsboat's cold and all-304 medians ("cold warm rss_kb"), 8 threads.
+# newsboat_reload URLS: newsboat's cold and all-304 medians ("cold warm rss_kb cpu_s"), 8 threads.
 newsboat_reload() {
   URLS="$1" THREADS=8 REPS="$REPS" bash "$PEERS/newsboat-reload.sh" >"$WORK/newsboat.log" 2>&1
   local raw=/tmp/bench-peers-newsboat/raw.tsv
-  local cold warm rss
+  local cold warm rss cpu
   cold=$(awk -F'\t' 'NR>1 && $3=="cold" {print $4}' "$raw" | median)
   warm=$(awk -F'\t' 'NR>1 && $3=="warm2" {print $4}' "$raw" | median)
   rss=$(awk -F'\t' 'NR>1 && $3=="cold" {print $5}' "$raw" | median)
-  echo "$cold $warm $rss"
+  cpu=$(awk -F'\t' 'NR>1 && $3=="cold" {print $6}' "$raw" | median)
+  echo "$cold $warm $rss $cpu"
 }
 # active_opens: the TCP connections the system has opened so far (ActiveOpens, /proc/net/snmp).
 active_opens() {
@@ -90,15 +98,23 @@ newsboat_connections() {
   HOME="$d/home" XDG_CONFIG_HOME="$d/xdg-config" XDG_DATA_HOME="$d/xdg-data" XDG_CACHE_HOME="$d/xdg-cache" \
     opened newsboat -C "$d/config" -u "$1" -c "$d/cache.db" -x reload
 }
+# cpu_floor_row WHAT CPU PEER_CPU PEER_COLD: the CPU time (user + sys) of the cold refresh and
+# what it means on this machine's cores: no schedule ends sooner than CPU / cores.
+cpu_floor_row() {
+  local cores; cores=$(nproc)
+  record "$1, cold: CPU time (user + sys)" \
+    "$(sec "$2") (/ $cores cores = $(sec "$(echo "$2 / $cores" | bc -l)"))" "$(sec "$3")" newsboat \
+    "floor for the cold goal ($(sec "$(echo "$4 * 0.15" | bc -l)")): CPU / cores"
+}
 # tidings_refresh URLS NAME: cold and warm medians, peak RSS and connections of one cold run.
 tidings_refresh() {
-  local urls=$1 name=$2 cold=() warm=() rss=()
+  local urls=$1 name=$2 cold=() warm=() rss=() cpu=()
   opml "$urls" >"$WORK/$name.opml"
   for rep in $(seq "$REPS"); do
     local home="$WORK/$name-$rep"
     "$BIN" --home "$home" -c "feed import $WORK/$name.opml" >/dev/null
     peak "$WORK/t" "$BIN" --home "$home" -c "feed refresh"
-    read -r wall kb <"$WORK/t"; cold+=("$wall"); rss+=("$kb")
+    read -r wall kb seconds <"$WORK/t"; cold+=("$wall"); rss+=("$kb"); cpu+=("$seconds")
     peak "$WORK/t" "$BIN" --home "$home" -c "feed refresh"
     read -r wall _ <"$WORK/t"; warm+=("$wall")
   done
@@ -107,18 +123,19 @@ tidings_refresh() {
   "$BIN" --home "$home" -c "feed import $WORK/$name.opml" >/dev/null
   local connections
   connections=$(opened "$BIN" --home "$home" -c "feed refresh")
-  echo "$(printf '%s\n' "${cold[@]}" | median) $(printf '%s\n' "${warm[@]}" | median) $(printf '%s\n' "${rss[@]}" | median) $connections"
+  echo "$(printf '%s\n' "${cold[@]}" | median) $(printf '%s\n' "${warm[@]}" | median) $(printf '%s\n' "${rss[@]}" | median) $connections $(printf '%s\n' "${cpu[@]}" | median)"
 }
 
 echo "# tidings $($BIN --version), $(nproc) cores, $(date -u +%FT%TZ), REPS=$REPS RUNS=$RUNS"
 
 if wants refresh250; then
   echo "refresh, 250 feeds"
-  read -r cold warm rss conns <<<"$(tidings_refresh "$CORPUS/urls.txt" r250)"
-  read -r ncold nwarm nrss <<<"$(newsboat_reload "$CORPUS/urls.txt")"
+  read -r cold warm rss conns cpu <<<"$(tidings_refresh "$CORPUS/urls.txt" r250)"
+  read -r ncold nwarm nrss ncpu <<<"$(newsboat_reload "$CORPUS/urls.txt")"
   record "refresh 250 feeds, cold" "$(sec "$cold")" "$(sec "$ncold")" newsboat "<= 0.15x newsboat ($(sec "$(echo "$ncold * 0.15" | bc -l)"))"
   record "refresh 250 feeds, all 304" "$(sec "$warm")" "$(sec "$nwarm")" newsboat "<= 0.03x newsboat ($(sec "$(echo "$nwarm * 0.03" | bc -l)"))"
   record "refresh 250 feeds, cold: peak RSS" "$(mb "$rss")" "$(mb "$nrss")" newsboat "-"
+  cpu_floor_row "refresh 250 feeds" "$cpu" "$ncpu" "$ncold"
   record "refresh 250 feeds, cold: TCP connections" "$conns" "$(newsboat_connections "$CORPUS/urls.txt")" newsboat \
     "reused per host"
   echo "$rss" >"$WORK/rss250"
@@ -127,12 +144,13 @@ fi
 if wants refresh2500; then
   echo "refresh, 2,500 feeds on one host"
   bash "$PEERS/make-scale.sh" >/dev/null
-  read -r cold warm rss conns <<<"$(tidings_refresh "$SCALE/urls-2500.txt" r2500)"
-  read -r ncold nwarm nrss <<<"$(newsboat_reload "$SCALE/urls-2500.txt")"
+  read -r cold warm rss conns cpu <<<"$(tidings_refresh "$SCALE/urls-2500.txt" r2500)"
+  read -r ncold nwarm nrss ncpu <<<"$(newsboat_reload "$SCALE/urls-2500.txt")"
   record "refresh 2,500 feeds, cold" "$(sec "$cold")" "$(sec "$ncold")" newsboat "<= 0.15x newsboat ($(sec "$(echo "$ncold * 0.15" | bc -l)"))"
   record "refresh 2,500 feeds, all 304" "$(sec "$warm")" "$(sec "$nwarm")" newsboat "<= 0.03x newsboat ($(sec "$(echo "$nwarm * 0.03" | bc -l)"))"
   base="-"; [ -f "$WORK/rss250" ] && base="<= $(mb "$(echo "$(cat "$WORK/rss250") * 1.2" | bc -l)") (250 feeds + 20%)"
   record "refresh 2,500 feeds, cold: peak RSS" "$(mb "$rss")" "$(mb "$nrss")" newsboat "$base"
+  cpu_floor_row "refresh 2,500 feeds" "$cpu" "$ncpu" "$ncold"
   record "refresh 2,500 feeds, cold: TCP connections" "$conns" "$(newsboat_connections "$SCALE/urls-2500.txt")" \
     newsboat "reused per host"
 fi
@@ -174,7 +192,7 @@ if wants lists; then
     for command in "items" "items --unread" "feed list"; do
       "$BIN" --home "$home" -c "$command" >/dev/null  # warm the page cache
       t=$(timed_median "$RUNS" "$BIN" --home "$home" -c "$command")
-      peak "$WORK/t" "$BIN" --home "$home" -c "$command"; read -r _ kb <"$WORK/t"
+      peak "$WORK/t" "$BIN" --home "$home" -c "$command"; read -r _ kb _ <"$WORK/t"
       case "$command" in
         "items") query="SELECT article.id, title FROM article ORDER BY sortDate DESC LIMIT 20" ;;
         "items --unread") query="SELECT article.id, title FROM article JOIN articleStatus USING (feedId, uniqueId) WHERE isRead = 0 ORDER BY sortDate DESC LIMIT 20" ;;
@@ -219,7 +237,7 @@ if wants import; then
     seq 1 50000 | awk '{printf "<outline type=\"rss\" text=\"Feed %d\" xmlUrl=\"http://127.0.0.1:18080/s%d/feeds/rss-%03d.rss\"/>\n", $1, $1, $1 % 150}'
     echo '</body></opml>'; } >"$WORK/big.opml"
   home="$WORK/import"
-  peak "$WORK/t" "$BIN" --home "$home" -c "feed import $WORK/big.opml"; read -r wall kb <"$WORK/t"
+  peak "$WORK/t" "$BIN" --home "$home" -c "feed import $WORK/big.opml"; read -r wall kb _ <"$WORK/t"
   nb="$WORK/newsboat-import"; mkdir -p "$nb/home"
   t0=$EPOCHREALTIME
   HOME="$nb/home" XDG_CONFIG_HOME="$nb/c" XDG_DATA_HOME="$nb/d" XDG_CACHE_HOME="$nb/k" \
@@ -227,7 +245,7 @@ if wants import; then
   t1=$EPOCHREALTIME
   record "feed import, 50,000 outlines" "$(sec "$wall")" "$(sec "$(echo "$t1 - $t0" | bc -l)")" "newsboat -i" "< 1 s"
   t=$(timed_median "$RUNS" "$BIN" --home "$home" -c "feed list")
-  peak "$WORK/t" "$BIN" --home "$home" -c "feed list"; read -r _ kb <"$WORK/t"
+  peak "$WORK/t" "$BIN" --home "$home" -c "feed list"; read -r _ kb _ <"$WORK/t"
   record "feed list, 50,000 feeds (time, peak RSS)" "$(ms "$t"), $(mb "$kb")" "-" "-" "< 100 ms"
 fi
 
@@ -242,6 +260,10 @@ if wants parse; then
   large=$(ls "$CORPUS"/large/*.rss); cdata="$SCALE/cdata-10k.rss"
   ls "$CORPUS"/feeds/*.rss "$CORPUS"/feeds/*.atom >"$WORK/xml250.txt"
   parse_set() { while read -r file; do "$BIN" parse "$file" --summary; done <"$1"; }
+  # The least work of a byte-level reader of our own, for the decision the README records.
+  scanner="$WORK/xml-scan"
+  { command -v clang >/dev/null && clang -O2 -o "$scanner" Benchmarks/xml-scan.c; } 2>/dev/null ||
+    cc -O2 -o "$scanner" Benchmarks/xml-scan.c
   for set in large cdata xml250; do
     case $set in
       large) echo "$large" >"$WORK/set.txt"; name="the 20 MB corpus feed" ;;
@@ -267,21 +289,26 @@ PY
     rate() { awk -v b="$bytes" -v s="$1" 'BEGIN {printf "%.0f MB/s", b / 1e6 / s}'; }
     record "tidings parse --summary, $name, start-up subtracted" "$(rate "$ours") ($(ms "$ours"))" \
       "$(rate "$ffp") ($(ms "$ffp")); xmllint --stream $(rate "$xml")" "fastfeedparser in-process" ">= 1.5x fastfeedparser"
+    if [ "$set" != xml250 ]; then
+      scan=$("$scanner" "$(cat "$WORK/set.txt")" $((REPS * 5)) 2>/dev/null)
+      record "a byte-level reader's least work (Benchmarks/xml-scan.c, in-process), $name" \
+        "$(rate "$scan") ($(ms "$scan"))" "$(rate "$ffp")" "fastfeedparser in-process" "evidence for an own reader"
+    fi
   done
 fi
 
 if wants memory; then
   echo "memory, the 200 MB feed"
   huge="$SCALE/huge-100k.rss"; size=$(( $(wc -c <"$huge") / 1024 ))
-  peak "$WORK/t" "$BIN" parse "$huge" --summary; read -r wall kb <"$WORK/t"
+  peak "$WORK/t" "$BIN" parse "$huge" --summary; read -r wall kb _ <"$WORK/t"
   record "tidings parse --summary, $(mb "$size") feed: peak RSS" "$(mb "$kb") ($(sec "$wall"))" "$(mb "$size")" "document size" "<= 1.5x the document"
   # The same feed with an HTML entity in every title: the document XML reads is rewritten.
   sed 's/<title>/<title>\&nbsp;/g' "$huge" >"$WORK/huge-entities.rss"
   esize=$(( $(wc -c <"$WORK/huge-entities.rss") / 1024 ))
-  peak "$WORK/t" "$BIN" parse "$WORK/huge-entities.rss" --summary; read -r wall kb <"$WORK/t"
+  peak "$WORK/t" "$BIN" parse "$WORK/huge-entities.rss" --summary; read -r wall kb _ <"$WORK/t"
   record "tidings parse --summary, $(mb "$esize") feed, &nbsp; in every title: peak RSS" "$(mb "$kb") ($(sec "$wall"))" "$(mb "$esize")" "document size" "<= 1.5x the document"
   rm -f "$WORK/huge-entities.rss"
-  peak "$WORK/t" "$BIN" --home "$WORK/huge" -c "feed add $huge"; read -r wall kb <"$WORK/t"
+  peak "$WORK/t" "$BIN" --home "$WORK/huge" -c "feed add $huge"; read -r wall kb _ <"$WORK/t"
   record "feed add of the $(mb "$size") feed: peak RSS" "$(mb "$kb") ($(sec "$wall"))" "$(mb "$size")" "document size" "not growing with the items"
 fi
 
