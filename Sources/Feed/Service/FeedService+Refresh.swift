@@ -27,25 +27,70 @@ extension FeedService {
         }
         progress?(.started(total: targets.count))
         let limit = concurrencyLimit
-        var summary = RefreshSummary()
-        var completed = 0
-        await withTaskGroup(of: (FeedSource, FeedRefreshOutcome).self) { group in
+        let named = feedIDs != nil
+        var summary = await withTaskGroup(of: RefreshStep.self, returning: RefreshSummary.self) { group in
+            var summary = RefreshSummary()
+            var completed = 0
             var pending = targets.makeIterator()
-            for _ in 0..<limit {
-                guard let feed = pending.next() else { break }
-                group.addTask { (feed, await self.refreshOne(feed, named: feedIDs != nil)) }
+            var inFlight = 0
+            // Feeds the server had nothing new for, with their new state: stored for several at
+            // once (one transaction each was a third of an all-304 refresh), then reported.
+            var held: [(feed: FeedSource, state: FeedSource)] = []
+            var ticking = false
+            func start(_ feed: FeedSource) {
+                inFlight += 1
+                group.addTask { .refreshed(feed, await self.refreshOne(feed, named: named)) }
             }
-            while let (feed, outcome) = await group.next() {
+            func report(_ feed: FeedSource, _ outcome: FeedRefreshOutcome) {
                 completed += 1
                 summary.record(outcome, feed: feed)
                 progress?(.feedFinished(feed: feed, outcome: outcome, completed: completed, total: targets.count))
-                if Task.isCancelled {
-                    summary.cancelled = true
-                    group.cancelAll()
-                } else if let next = pending.next() {
-                    group.addTask { (next, await self.refreshOne(next, named: feedIDs != nil)) }
+            }
+            func storeHeld() async {
+                guard !held.isEmpty else { return }
+                let batch = held
+                held = []
+                let failure = await store(batch.map(\.state))
+                for (feed, _) in batch { report(feed, failure.map { .failed($0) } ?? .notModified) }
+            }
+            for _ in 0..<limit {
+                guard let feed = pending.next() else { break }
+                start(feed)
+            }
+            while let step = await group.next() {
+                switch step {
+                case .refreshed(let feed, .done(let outcome)):
+                    inFlight -= 1
+                    report(feed, outcome)
+                case .refreshed(let feed, .notModified(let state)):
+                    inFlight -= 1
+                    held.append((feed, state))
+                case .tick:
+                    ticking = false
+                    await storeHeld()
+                }
+                if case .refreshed = step {
+                    if Task.isCancelled {
+                        summary.cancelled = true
+                        group.cancelAll()
+                    } else if let next = pending.next() {
+                        start(next)
+                    }
+                }
+                // Held feeds wait for a full batch, for the last feed in flight, or for a tick:
+                // a slow server never holds back the report of a fast one for long.
+                if held.count >= Self.heldBatch || inFlight == 0 { await storeHeld() }
+                if held.isEmpty {
+                    if ticking && inFlight == 0 { group.cancelAll() }  // only the tick is left
+                } else if !ticking {
+                    ticking = true
+                    group.addTask {
+                        try? await Task.sleep(for: Self.heldDelay)
+                        return .tick
+                    }
                 }
             }
+            return summary
         }
         if Task.isCancelled { summary.cancelled = true }
         if !summary.cancelled {
@@ -63,6 +108,36 @@ extension FeedService {
         summary.failed.sort { $0.feedID < $1.feedID }  // feeds finish in any order; report them in id order
         progress?(.finished(summary))
         return summary
+    }
+
+    /// What one child task of a refresh ended with.
+    private enum RefreshStep: Sendable {
+        case refreshed(FeedSource, FeedRefreshResult)
+        /// Time to store the held feeds' states.
+        case tick
+    }
+
+    /// The most feeds whose states are stored in one transaction.
+    static let heldBatch = 64
+    /// The longest a feed's report waits for others to be stored with it.
+    static let heldDelay: Duration = .milliseconds(50)
+
+    /// What refreshing one feed ended with: an outcome whose writes are done, or "not modified"
+    /// with the feed's new state still to store (the refresh stores several at once).
+    enum FeedRefreshResult: Sendable {
+        case done(FeedRefreshOutcome)
+        case notModified(storing: FeedSource)
+    }
+
+    /// Stores the states of feeds that were not modified, in one transaction; returns why it
+    /// failed, or `nil`. Feeds removed meanwhile are left alone.
+    private nonisolated func store(_ states: [FeedSource]) async -> FeedError? {
+        do {
+            try await feeds.update(states, source: .app)
+            return nil
+        } catch {
+            return FeedError(error)
+        }
     }
 
     /// The refresh as a stream of events, ending with `.finished` (or `.failedToStart`).
@@ -85,15 +160,15 @@ extension FeedService {
     /// merged in the same transaction as the validators and content hash that describe them,
     /// the result recorded. A feed the user `named` is fetched even when it is gone or deferred.
     /// Runs off the actor so feeds parse in parallel.
-    nonisolated func refreshOne(_ feed: FeedSource, named: Bool = false) async -> FeedRefreshOutcome {
+    nonisolated func refreshOne(_ feed: FeedSource, named: Bool = false) async -> FeedRefreshResult {
         let now = self.now()
         if !named {
-            if feed.isGone { return .skipped(reason: FeedError.gone.errorDescription ?? "gone") }
+            if feed.isGone { return .done(.skipped(reason: FeedError.gone.errorDescription ?? "gone")) }
             if let until = feed.retryAfter, until > now {
-                return .skipped(reason: "the server asked to wait until \(until.formatted(.iso8601))")
+                return .done(.skipped(reason: "the server asked to wait until \(until.formatted(.iso8601))"))
             }
             if let host = feed.url.host, let until = await deferral(for: host, now: now) {
-                return .skipped(reason: "\(host) asked to wait until \(until.formatted(.iso8601))")
+                return .done(.skipped(reason: "\(host) asked to wait until \(until.formatted(.iso8601))"))
             }
         }
         // What is stored if the refresh fails: the old validators and content hash, which still
@@ -110,8 +185,7 @@ extension FeedService {
             switch outcome {
             case .notModified:
                 fresh.lastResult = .notModified
-                try await save(fresh)
-                return .notModified
+                return .notModified(storing: fresh)
             case .fetched(let document):
                 fresh.etag = document.etag
                 fresh.lastModified = document.lastModified
@@ -120,11 +194,16 @@ extension FeedService {
                 if hash == feed.contentHash {
                     // The same body as the articles stored: its validators describe them too.
                     fresh.lastResult = .notModified
-                    try await save(fresh)
-                    return .notModified
+                    // A feed that moved is saved at once: its new URL could meet another's.
+                    guard fresh.url == feed.url else {
+                        try await save(fresh)
+                        return .done(.notModified)
+                    }
+                    return .notModified(storing: fresh)
                 }
                 if mergesInBatches(document) {
-                    return try await refreshInBatches(feed, fresh, document, hash: hash, now: now, failed: &failed)
+                    return .done(
+                        try await refreshInBatches(feed, fresh, document, hash: hash, now: now, failed: &failed))
                 }
                 let parsed: ParsedFeed
                 do {
@@ -147,12 +226,12 @@ extension FeedService {
                 } catch {
                     throw FeedError(error)
                 }
-                return .updated(newItems: merge.inserted.count, updatedItems: merge.updated.count)
+                return .done(.updated(newItems: merge.inserted.count, updatedItems: merge.updated.count))
             }
         } catch .cancelled {
-            return .failed(.cancelled)
+            return .done(.failed(.cancelled))
         } catch {
-            if Task.isCancelled { return .failed(.cancelled) }
+            if Task.isCancelled { return .done(.failed(.cancelled)) }
             if case .gone = error { failed.isGone = true }
             var error = error
             if case .rateLimited(let status, let until?) = error {
@@ -165,10 +244,10 @@ extension FeedService {
             do throws(FeedError) {
                 try await save(failed)
             } catch let saving {
-                if case .storage = error { return .failed(error) }
-                return .failed(saving)
+                if case .storage = error { return .done(.failed(error)) }
+                return .done(.failed(saving))
             }
-            return .failed(error)
+            return .done(.failed(error))
         }
     }
 

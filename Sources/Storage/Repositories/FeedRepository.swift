@@ -102,6 +102,30 @@ public struct FeedRepository: Sendable {
         }
     }
 
+    /// Saves every field of several existing subscriptions in one transaction; a subscription
+    /// removed meanwhile is left out. Returns the ids saved.
+    ///
+    /// A refresh where most servers answer 304 stores only each feed's new state: one
+    /// transaction per feed was a third of an all-304 refresh of 250 feeds.
+    @discardableResult
+    public func update(_ feeds: [FeedSource], source: ChangeSource = .app) async throws(StorageError) -> Set<Int64> {
+        for feed in feeds {
+            try Self.validate(feed)
+            guard feed.id != nil else { throw .notFound(entity: "feed", id: 0) }
+        }
+        let records = feeds.map(FeedRecord.init)
+        guard !records.isEmpty else { return [] }
+        return try await database.write(source: source) { db in
+            var saved = Set<Int64>()
+            for record in records {
+                guard let id = record.id, try FeedRecord.exists(db, key: id) else { continue }
+                try record.update(db)
+                saved.insert(id)
+            }
+            return saved
+        }
+    }
+
     /// Removes a subscription with its articles and their statuses.
     public func remove(id: Int64, source: ChangeSource = .user) async throws(StorageError) {
         try await database.write(source: source) { db in

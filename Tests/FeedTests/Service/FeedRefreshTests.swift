@@ -31,6 +31,70 @@ struct FeedRefreshTests {
         }
     }
 
+    @Test("feeds that answer 304 have their states stored together, not in one transaction each")
+    func notModifiedStatesAreStoredTogether() async throws {
+        try await withTemporaryDatabase { database in
+            // Every answer waits a little, so that all twelve are in flight together.
+            let server = FakeFeedServer(delay: .milliseconds(20))
+            let urls = (0..<12).map { "https://feeds.test/\($0).xml" }
+            for (index, url) in urls.enumerated() {
+                server.serve(url, body: rss(title: "Feed \(index)", count: 2), etag: "\"\(index)\"")
+            }
+            let service = makeService(database, server, limit: 12)
+            let ids = Set(try await subscribe(service, urls).compactMap(\.id))
+            let transactions = Mutex<[Set<Int64>]>([])
+            let stream = database.changes(of: .feed)
+            let listening = Task {
+                for await change in stream {
+                    let seen = transactions.withLock { list -> Set<Int64> in
+                        list.append(change.updated)
+                        return list.reduce(into: Set<Int64>()) { $0.formUnion($1) }
+                    }
+                    if seen.isSuperset(of: ids) { return }
+                }
+            }
+            let summary = try await service.refresh()
+            #expect(summary.notModified == 12)
+            // The last change set reaches the stream after the commit; wait for it (or fail).
+            let waiting = Task {
+                try await Task.sleep(for: .seconds(10))
+                listening.cancel()
+            }
+            await listening.value
+            waiting.cancel()
+            let seen = transactions.withLock { $0 }
+            #expect(seen.reduce(into: Set<Int64>()) { $0.formUnion($1) }.isSuperset(of: ids))
+            // One transaction per feed before; a few at most now (a tick may split the twelve).
+            #expect(seen.count <= 3, "\(seen.count) transactions for 12 feeds")
+            #expect(try await service.subscriptions().allSatisfy { $0.lastResult == .notModified })
+        }
+    }
+
+    @Test("a slow server does not hold back the report of a feed that answered 304 long before")
+    func heldFeedsAreReportedWithoutWaitingForSlowOnes() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            let fast = "https://fast.test/f"
+            let slow = "https://slow.test/f"
+            server.serve(fast, body: rss(title: "Fast", count: 2), etag: "\"f\"")
+            server.serve(slow, body: rss(title: "Slow", count: 2), etag: "\"s\"")
+            let service = makeService(database, server)
+            _ = try await subscribe(service, [fast, slow])
+            server.delay(slow, by: .seconds(3))
+            let earlier = server.answered.count
+            // When the fast feed is reported, the slow one must not have been answered yet.
+            let answeredWhenFastReported = Mutex<[String]?>(nil)
+            let summary = try await service.refresh { event in
+                if case .feedFinished(let feed, _, _, _) = event, feed.url.absoluteString == fast {
+                    answeredWhenFastReported.withLock { $0 = Array(server.answered.dropFirst(earlier)) }
+                }
+            }
+            #expect(summary.notModified == 2)
+            let answered = try #require(answeredWhenFastReported.withLock { $0 })
+            #expect(!answered.contains(slow), "the fast feed was reported only after the slow one")
+        }
+    }
+
     @Test("validators are stored and the body hash compared: the same body without a 304 is not parsed")
     func sameBodyIsNotParsed() async throws {
         try await withTemporaryDatabase { database in

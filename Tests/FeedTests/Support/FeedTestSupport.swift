@@ -50,6 +50,8 @@ final class FakeFeedServer: Sendable {
         var requests: [HTTPRequest] = []
         var inFlight = 0
         var maxInFlight = 0
+        var delays: [String: Duration] = [:]
+        var answered: [String] = []
     }
 
     private let state = Mutex(State())
@@ -60,6 +62,14 @@ final class FakeFeedServer: Sendable {
     func serve(_ url: String, body: Data, etag: String? = nil, status: Int = 200, headers: [String: String] = [:]) {
         state.withLock { $0.resources[url] = Resource(status: status, body: body, headers: headers, etag: etag) }
     }
+
+    /// Answers requests for `url` only after `delay` (on top of the server's own).
+    func delay(_ url: String, by delay: Duration) {
+        state.withLock { $0.delays[url] = delay }
+    }
+
+    /// The URLs answered so far, in the order their answers were sent.
+    var answered: [String] { state.withLock { $0.answered } }
 
     /// Answers 404 at each of `urls`.
     func serveNotFound(_ urls: [String]) {
@@ -72,15 +82,21 @@ final class FakeFeedServer: Sendable {
 
     var transport: InMemoryTransport {
         InMemoryTransport { request throws(NetworkError) in
-            let resource = self.state.withLock { state -> Resource? in
+            let (resource, delay) = self.state.withLock { state -> (Resource?, Duration) in
                 state.requests.append(request)
                 state.inFlight += 1
                 state.maxInFlight = max(state.maxInFlight, state.inFlight)
-                return state.resources[request.url.absoluteString]
+                let url = request.url.absoluteString
+                return (state.resources[url], self.delay + (state.delays[url] ?? .zero))
             }
-            defer { self.state.withLock { $0.inFlight -= 1 } }
-            if self.delay > .zero {
-                do { try await Task.sleep(for: self.delay) } catch { throw .cancelled }
+            defer {
+                self.state.withLock {
+                    $0.inFlight -= 1
+                    $0.answered.append(request.url.absoluteString)
+                }
+            }
+            if delay > .zero {
+                do { try await Task.sleep(for: delay) } catch { throw .cancelled }
             }
             guard let resource else {
                 Issue.record(

@@ -35,6 +35,41 @@ struct FeedImportTests {
         }
         #expect(try await repository.all().isEmpty)
     }
+
+    @Test("updating many saves them in one transaction and leaves out one removed meanwhile")
+    func updateManyInOneTransaction() async throws {
+        let database = try AppDatabase.inMemory()
+        let repository = FeedRepository(database: database)
+        var feeds = try await repository.addAll([feed(1), feed(2), feed(3)])
+        try await repository.remove(id: try #require(feeds[1].id))
+        for index in feeds.indices {
+            feeds[index].etag = "\"\(index)\""
+            feeds[index].lastResult = .notModified
+        }
+        let changes = database.changes()
+        let saved = try await repository.update(feeds)
+        #expect(saved == [try #require(feeds[0].id), try #require(feeds[2].id)])
+        let stored = try await repository.all()
+        #expect(stored.map(\.etag) == ["\"0\"", "\"2\""])
+        #expect(stored.allSatisfy { $0.lastResult == .notModified })
+        // One commit: one change set with both updates; the removed feed is not back.
+        var iterator = changes.makeAsyncIterator()
+        let change = try #require(await iterator.next())
+        #expect(change[.feed].updated == saved && change[.feed].inserted.isEmpty)
+    }
+
+    @Test("updating many refuses the whole list for one invalid feed; nothing is written")
+    func updateManyRefusesAll() async throws {
+        let database = try AppDatabase.inMemory()
+        let repository = FeedRepository(database: database)
+        var feeds = try await repository.addAll([feed(1), feed(2)])
+        feeds[0].etag = "\"changed\""
+        feeds[1].title = " "
+        await #expect(throws: StorageError.missingField(entity: "feed", field: "title")) {
+            try await repository.update(feeds)
+        }
+        #expect(try await repository.all().map(\.etag) == [nil, nil])
+    }
 }
 
 @Suite("Counting a list")
