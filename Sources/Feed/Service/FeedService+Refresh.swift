@@ -4,8 +4,10 @@ internal import Storage
 
 extension FeedService {
     /// Refreshes the given feeds, or every feed, with at most `maxConcurrentRefreshes` in flight,
-    /// reporting each feed as it finishes. One feed's failure never stops the others; cancelling
-    /// the calling task stops the work in flight (each feed's writes are whole or absent).
+    /// reporting each feed once its writes are done (a feed with nothing new waits up to 50 ms to
+    /// be stored with others). One feed's failure never stops the others; cancelling the calling
+    /// task stops the work in flight (each feed's writes are whole or absent, and a feed
+    /// answered before the cancel is stored).
     ///
     /// Refreshing every feed skips those that are gone (410) or whose server asked to wait
     /// (`Retry-After`, capped at `maxRetryAfter`); naming a feed fetches it whatever it said
@@ -46,12 +48,13 @@ extension FeedService {
                 summary.record(outcome, feed: feed)
                 progress?(.feedFinished(feed: feed, outcome: outcome, completed: completed, total: targets.count))
             }
-            func storeHeld() async {
+            // The store runs beside the feeds, so that a batch waiting for the writer (behind
+            // a large feed's merge) never stops the next feeds from starting.
+            func storeHeld() {
                 guard !held.isEmpty else { return }
                 let batch = held
                 held = []
-                let failure = await store(batch.map(\.state))
-                for (feed, _) in batch { report(feed, failure.map { .failed($0) } ?? .notModified) }
+                group.addTask { .stored(batch.map(\.feed), await self.store(batch.map(\.state))) }
             }
             for _ in 0..<limit {
                 guard let feed = pending.next() else { break }
@@ -65,9 +68,11 @@ extension FeedService {
                 case .refreshed(let feed, .notModified(let state)):
                     inFlight -= 1
                     held.append((feed, state))
+                case .stored(let batch, let failure):
+                    for feed in batch { report(feed, failure.map { .failed($0) } ?? .notModified) }
                 case .tick:
                     ticking = false
-                    await storeHeld()
+                    storeHeld()
                 }
                 if case .refreshed = step {
                     if Task.isCancelled {
@@ -79,9 +84,10 @@ extension FeedService {
                 }
                 // Held feeds wait for a full batch, for the last feed in flight, or for a tick:
                 // a slow server never holds back the report of a fast one for long.
-                if held.count >= Self.heldBatch || inFlight == 0 { await storeHeld() }
+                if held.count >= Self.heldBatch || inFlight == 0 { storeHeld() }
                 if held.isEmpty {
-                    if ticking && inFlight == 0 { group.cancelAll() }  // only the tick is left
+                    // Only the tick is left (and stores, which a cancel does not stop): wake it.
+                    if ticking && inFlight == 0 { group.cancelAll() }
                 } else if !ticking {
                     ticking = true
                     group.addTask {
@@ -113,6 +119,8 @@ extension FeedService {
     /// What one child task of a refresh ended with.
     private enum RefreshStep: Sendable {
         case refreshed(FeedSource, FeedRefreshResult)
+        /// Held feeds' states were stored (or not, and why): report them.
+        case stored([FeedSource], FeedError?)
         /// Time to store the held feeds' states.
         case tick
     }
@@ -130,14 +138,19 @@ extension FeedService {
     }
 
     /// Stores the states of feeds that were not modified, in one transaction; returns why it
-    /// failed, or `nil`. Feeds removed meanwhile are left alone.
+    /// failed, or `nil`. Feeds removed meanwhile are left alone. The write is not cancelled with
+    /// the refresh: these feeds were answered before any cancel, and each was stored then when
+    /// it stored its own state.
     private nonisolated func store(_ states: [FeedSource]) async -> FeedError? {
-        do {
-            try await feeds.update(states, source: .app)
-            return nil
-        } catch {
-            return FeedError(error)
+        let write = Task { () async -> StorageError? in
+            do throws(StorageError) {
+                try await feeds.update(states, source: .app)
+                return nil
+            } catch {
+                return error
+            }
         }
+        return await write.value.map(FeedError.init)
     }
 
     /// The refresh as a stream of events, ending with `.finished` (or `.failedToStart`).
@@ -158,7 +171,8 @@ extension FeedService {
 
     /// Refreshes one feed: conditional GET, parsing skipped when the body is the same, articles
     /// merged in the same transaction as the validators and content hash that describe them,
-    /// the result recorded. A feed the user `named` is fetched even when it is gone or deferred.
+    /// the result recorded; a feed with nothing new returns its state for `refresh` to store
+    /// with others. A feed the user `named` is fetched even when it is gone or deferred.
     /// Runs off the actor so feeds parse in parallel.
     nonisolated func refreshOne(_ feed: FeedSource, named: Bool = false) async -> FeedRefreshResult {
         let now = self.now()

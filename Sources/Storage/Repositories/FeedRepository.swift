@@ -103,7 +103,8 @@ public struct FeedRepository: Sendable {
     }
 
     /// Saves every field of several existing subscriptions in one transaction; a subscription
-    /// removed meanwhile is left out. Returns the ids saved.
+    /// removed meanwhile is left out. Returns the ids saved. Whole or nothing: one invalid
+    /// subscription (a blank title, no id) or one row the database refuses saves none.
     ///
     /// A refresh where most servers answer 304 stores only each feed's new state: one
     /// transaction per feed was a third of an all-304 refresh of 250 feeds.

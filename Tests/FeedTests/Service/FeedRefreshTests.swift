@@ -260,6 +260,41 @@ struct FeedRefreshTests {
             #expect(try await service.subscriptions().allSatisfy { $0.lastResult == .ok })
         }
     }
+
+    @Test("cancelling keeps the state of a feed that answered 304 before the cancel, reported not modified")
+    func cancellationKeepsHeldFeeds() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            let fast = "https://fast.test/f"
+            let slow = "https://slow.test/f"
+            server.serve(fast, body: rss(title: "Fast", count: 2), etag: "\"f\"")
+            server.serve(slow, body: rss(title: "Slow", count: 2), etag: "\"s\"")
+            let later = Date(timeIntervalSince1970: referenceNow.timeIntervalSince1970 + 3_600)
+            let service = makeService(database, server)
+            let fastFeed = try await subscribe(service, [fast, slow])[0]
+            server.delay(slow, by: .seconds(30))
+            let earlier = server.answered.count
+            let refreshing = makeService(database, server, now: { later })
+            let outcomes = Mutex<[String: FeedRefreshOutcome]>([:])
+            let work = Task {
+                try await refreshing.refresh { event in
+                    if case .feedFinished(let feed, let outcome, _, _) = event {
+                        outcomes.withLock { $0[feed.url.absoluteString] = outcome }
+                    }
+                }
+            }
+            // Cancel as soon as the fast feed is answered: it is held then, its state not yet stored.
+            while !server.answered.dropFirst(earlier).contains(fast) { try await Task.sleep(for: .milliseconds(1)) }
+            work.cancel()
+            let summary = try await work.value
+            #expect(summary.cancelled)
+            #expect(!summary.storingFailed)
+            #expect(outcomes.withLock { $0[fast] } == .notModified)
+            #expect(outcomes.withLock { $0[slow] } == .failed(.cancelled))
+            let stored = try await service.subscription(id: try #require(fastFeed.id))
+            #expect(stored.lastResult == .notModified && stored.lastRefreshedAt == later)
+        }
+    }
 }
 
 @Suite("FeedService: indexing for search")

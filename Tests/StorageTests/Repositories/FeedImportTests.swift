@@ -58,16 +58,23 @@ struct FeedImportTests {
         #expect(change[.feed].updated == saved && change[.feed].inserted.isEmpty)
     }
 
-    @Test("updating many refuses the whole list for one invalid feed; nothing is written")
+    @Test("updating many refuses the whole list for one invalid feed, and rolls back at a failed row")
     func updateManyRefusesAll() async throws {
         let database = try AppDatabase.inMemory()
         let repository = FeedRepository(database: database)
         var feeds = try await repository.addAll([feed(1), feed(2)])
         feeds[0].etag = "\"changed\""
-        feeds[1].title = " "
+        var blank = feeds
+        blank[1].title = " "
         await #expect(throws: StorageError.missingField(entity: "feed", field: "title")) {
-            try await repository.update(feeds)
+            try await repository.update(blank)
         }
+        #expect(try await repository.all().map(\.etag) == [nil, nil])
+        // The second row fails inside the transaction (its URL is the first one's): the first
+        // row's update, already made, is rolled back with it.
+        var clash = feeds
+        clash[1].url = clash[0].url
+        await #expect(throws: StorageError.self) { try await repository.update(clash) }
         #expect(try await repository.all().map(\.etag) == [nil, nil])
     }
 }
