@@ -70,28 +70,38 @@ struct FeedRefreshTests {
         }
     }
 
+    static let fast = "https://fast.test/f"
+    static let slow = "https://slow.test/f"
+
+    /// A server with two feeds that answer 304 once subscribed, `slow` only after `slowAfter`;
+    /// a service subscribed to both; the fast feed.
+    func subscribeFastAndSlow(_ database: AppDatabase, slowAfter: Duration) async throws
+        -> (FakeFeedServer, FeedService, FeedSource)
+    {
+        let server = FakeFeedServer()
+        server.serve(Self.fast, body: rss(title: "Fast", count: 2), etag: "\"f\"")
+        server.serve(Self.slow, body: rss(title: "Slow", count: 2), etag: "\"s\"")
+        let service = makeService(database, server)
+        let fastFeed = try await subscribe(service, [Self.fast, Self.slow])[0]
+        server.delay(Self.slow, by: slowAfter)
+        return (server, service, fastFeed)
+    }
+
     @Test("a slow server does not hold back the report of a feed that answered 304 long before")
     func heldFeedsAreReportedWithoutWaitingForSlowOnes() async throws {
         try await withTemporaryDatabase { database in
-            let server = FakeFeedServer()
-            let fast = "https://fast.test/f"
-            let slow = "https://slow.test/f"
-            server.serve(fast, body: rss(title: "Fast", count: 2), etag: "\"f\"")
-            server.serve(slow, body: rss(title: "Slow", count: 2), etag: "\"s\"")
-            let service = makeService(database, server)
-            _ = try await subscribe(service, [fast, slow])
-            server.delay(slow, by: .seconds(3))
+            let (server, service, _) = try await subscribeFastAndSlow(database, slowAfter: .seconds(3))
             let earlier = server.answered.count
             // When the fast feed is reported, the slow one must not have been answered yet.
             let answeredWhenFastReported = Mutex<[String]?>(nil)
             let summary = try await service.refresh { event in
-                if case .feedFinished(let feed, _, _, _) = event, feed.url.absoluteString == fast {
+                if case .feedFinished(let feed, _, _, _) = event, feed.url.absoluteString == Self.fast {
                     answeredWhenFastReported.withLock { $0 = Array(server.answered.dropFirst(earlier)) }
                 }
             }
             #expect(summary.notModified == 2)
             let answered = try #require(answeredWhenFastReported.withLock { $0 })
-            #expect(!answered.contains(slow), "the fast feed was reported only after the slow one")
+            #expect(!answered.contains(Self.slow), "the fast feed was reported only after the slow one")
         }
     }
 
@@ -264,15 +274,8 @@ struct FeedRefreshTests {
     @Test("cancelling keeps the state of a feed that answered 304 before the cancel, reported not modified")
     func cancellationKeepsHeldFeeds() async throws {
         try await withTemporaryDatabase { database in
-            let server = FakeFeedServer()
-            let fast = "https://fast.test/f"
-            let slow = "https://slow.test/f"
-            server.serve(fast, body: rss(title: "Fast", count: 2), etag: "\"f\"")
-            server.serve(slow, body: rss(title: "Slow", count: 2), etag: "\"s\"")
+            let (server, service, fastFeed) = try await subscribeFastAndSlow(database, slowAfter: .seconds(30))
             let later = Date(timeIntervalSince1970: referenceNow.timeIntervalSince1970 + 3_600)
-            let service = makeService(database, server)
-            let fastFeed = try await subscribe(service, [fast, slow])[0]
-            server.delay(slow, by: .seconds(30))
             let earlier = server.answered.count
             let refreshing = makeService(database, server, now: { later })
             let outcomes = Mutex<[String: FeedRefreshOutcome]>([:])
@@ -284,13 +287,15 @@ struct FeedRefreshTests {
                 }
             }
             // Cancel as soon as the fast feed is answered: it is held then, its state not yet stored.
-            while !server.answered.dropFirst(earlier).contains(fast) { try await Task.sleep(for: .milliseconds(1)) }
+            while !server.answered.dropFirst(earlier).contains(Self.fast) {
+                try await Task.sleep(for: .milliseconds(1))
+            }
             work.cancel()
             let summary = try await work.value
             #expect(summary.cancelled)
             #expect(!summary.storingFailed)
-            #expect(outcomes.withLock { $0[fast] } == .notModified)
-            #expect(outcomes.withLock { $0[slow] } == .failed(.cancelled))
+            #expect(outcomes.withLock { $0[Self.fast] } == .notModified)
+            #expect(outcomes.withLock { $0[Self.slow] } == .failed(.cancelled))
             let stored = try await service.subscription(id: try #require(fastFeed.id))
             #expect(stored.lastResult == .notModified && stored.lastRefreshedAt == later)
         }
