@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Models
 import Networking
 import Storage
@@ -268,6 +269,48 @@ struct FeedRefreshTests {
             #expect(slow.requests.count == 2)  // nothing new was started
             #expect(try await service.articles(matching: ArticleQuery(), limit: 100).count == 12)
             #expect(try await service.subscriptions().allSatisfy { $0.lastResult == .ok })
+        }
+    }
+
+    @Test("feeds go on starting while their stored-together states wait for the writer")
+    func heldStatesWaitingForTheWriterDoNotStopTheRefresh() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            let urls = (0..<3).map { "https://feeds.test/\($0).xml" }
+            for (index, url) in urls.enumerated() {
+                server.serve(url, body: rss(title: "Feed \(index)", count: 2), etag: "\"\(index)\"")
+            }
+            // One feed at a time; the second answers late, so the first one's state is stored
+            // (at the 50 ms tick) while the second is in flight, and the third starts after it.
+            let service = makeService(database, server, limit: 1)
+            _ = try await subscribe(service, urls)
+            server.delay(urls[1], by: .milliseconds(200))
+            let before = server.requests.count
+            // Another connection holds the write lock, as a long merge would.
+            let released = Mutex(false)
+            let holding = Mutex(false)
+            let blocker = try DatabaseQueue(path: database.path)
+            let thread = Thread {
+                try? blocker.inTransaction(.immediate) { _ in
+                    holding.withLock { $0 = true }
+                    while !released.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.005) }
+                    return .commit
+                }
+            }
+            thread.start()
+            while !holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+            let work = Task { try await service.refresh() }
+            // Every feed is asked for while the first one's state still waits for the writer.
+            var allAsked = false
+            for _ in 0..<600 where !allAsked {
+                allAsked = server.requests.count - before == urls.count
+                if !allAsked { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            released.withLock { $0 = true }
+            let summary = try await work.value
+            #expect(
+                allAsked, "only \(server.requests.count - before) of 3 feeds were asked for while the writer was held")
+            #expect(summary.notModified == 3 && summary.failed.isEmpty)
         }
     }
 
