@@ -24,23 +24,23 @@ private let utc: Calendar = {
     return calendar
 }()
 
-/// A new database file (and its WAL files) replacing any earlier one.
-private func freshDatabase(_ name: String) throws -> AppDatabase {
+/// A new database file (and its WAL files) replacing any earlier one, opened as the app opens it.
+private func freshDatabase(_ name: String) throws -> LocalStore {
     try FileManager.default.createDirectory(at: benchDirectory, withIntermediateDirectories: true)
     let path = benchDirectory.appendingPathComponent(name).path
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    return try AppDatabase(path: path)
+    return try LocalStore.open(path: path)
 }
 
-private func service(_ database: AppDatabase) -> TaskService {
-    TaskService(database: database, now: { fixedNow }, calendar: utc)
+private func service(_ store: LocalStore) -> TaskService {
+    TaskService(store: store, now: { fixedNow }, calendar: utc)
 }
 
 /// Adds `count` tasks due from 30 days ago to 60 days ahead (one in ten undated, one in three
 /// recurring) and returns their ids.
 @discardableResult
 private func addTasks(_ service: TaskService, count: Int) async throws -> [Int64] {
-    let weekly = try Frequency.every(1, .week)
+    let weekly = try Frequency(count: 1, unit: .week)
     var ids: [Int64] = []
     ids.reserveCapacity(count)
     for index in 0..<count {
@@ -56,7 +56,7 @@ private func addTasks(_ service: TaskService, count: Int) async throws -> [Int64
 /// Data made in setup and only read while measuring (the runner runs setup, then the
 /// iterations, one after the other), so the unchecked sendability is never exercised.
 private final class State: @unchecked Sendable {
-    var database: AppDatabase?
+    var database: LocalStore?
     var ids: [Int64] = []
 
     /// A fresh database file `name` holding 10,000 tasks, kept with their ids.
