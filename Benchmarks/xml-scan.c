@@ -65,16 +65,18 @@ static void scan(const unsigned char *d, size_t n, Counts *counts) {
         text(d + i, end - i, counts);
         if (!open) return;
         i = end + 1;
-        const char *close = NULL;
-        if (n - i >= 8 && !memcmp(d + i, "![CDATA[", 8)) i += 8, close = "]]>";
-        else if (i < n && d[i] == '!') close = ">";  // comments as `-->` below; a DOCTYPE is not read
-        else if (i < n && d[i] == '?') close = "?>";
-        if (close) {
-            if (i + 2 < n && d[i] == '!' && d[i + 1] == '-' && d[i + 2] == '-') close = "-->";
-            const unsigned char *found = memmem(d + i, n - i, close, strlen(close));
+        const char *end_mark = NULL;
+        int cdata = 0;
+        if (n - i >= 8 && !memcmp(d + i, "![CDATA[", 8)) i += 8, end_mark = "]]>", cdata = 1;
+        else if (n - i >= 3 && !memcmp(d + i, "!--", 3)) end_mark = "-->";
+        else if (i < n && d[i] == '!') end_mark = ">";  // a declaration; a DOCTYPE's subset is not read
+        else if (i < n && d[i] == '?') end_mark = "?>";
+        if (end_mark) {
+            size_t mark = strlen(end_mark);
+            const unsigned char *found = memmem(d + i, n - i, end_mark, mark);
             if (!found) return;
-            if (!strcmp(close, "]]>") && !valid_utf8(d + i, (size_t)(found - (d + i)))) counts->invalid++;
-            i = (size_t)(found - d) + strlen(close);
+            if (cdata && !valid_utf8(d + i, (size_t)(found - (d + i)))) counts->invalid++;
+            i = (size_t)(found - d) + mark;
             continue;
         }
         if (i < n && d[i] == '/') i++;

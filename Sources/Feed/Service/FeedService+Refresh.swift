@@ -139,8 +139,8 @@ extension FeedService {
 
     /// Stores the states of feeds that were not modified, in one transaction; returns why it
     /// failed, or `nil`. Feeds removed meanwhile are left alone. The write is not cancelled with
-    /// the refresh: these feeds were answered before any cancel, and each was stored then when
-    /// it stored its own state.
+    /// the refresh: these feeds were answered before any cancel, as a feed saving its own state
+    /// would have been stored.
     private nonisolated func store(_ states: [FeedSource]) async -> FeedError? {
         let write = Task { () async -> StorageError? in
             do throws(StorageError) {
