@@ -29,6 +29,7 @@ extension FeedService {
         }
         progress?(.started(total: targets.count))
         let limit = concurrencyLimit
+        let heldDelay = self.heldDelay
         let named = feedIDs != nil
         var summary = await withTaskGroup(of: RefreshStep.self, returning: RefreshSummary.self) { group in
             var summary = RefreshSummary()
@@ -91,7 +92,7 @@ extension FeedService {
                 } else if !ticking {
                     ticking = true
                     group.addTask {
-                        try? await Task.sleep(for: Self.heldDelay)
+                        try? await Task.sleep(for: heldDelay)
                         return .tick
                     }
                 }
@@ -127,8 +128,6 @@ extension FeedService {
 
     /// The most feeds whose states are stored in one transaction.
     static let heldBatch = 64
-    /// The longest a feed's report waits for others to be stored with it.
-    static let heldDelay: Duration = .milliseconds(50)
 
     /// What refreshing one feed ended with: an outcome whose writes are done, or "not modified"
     /// with the feed's new state still to store (the refresh stores several at once).

@@ -23,6 +23,9 @@ public actor FeedService {
     let sleep: @Sendable (Duration) async throws -> Void
     /// Hosts that asked (429/503) not to be polled before a time, for the rest of this process.
     var deferredHosts: [String: Date] = [:]
+    /// The longest a refreshed feed with nothing new waits to be stored with others (tests
+    /// lengthen it to make the batching independent of the scheduler).
+    var heldDelay: Duration = .milliseconds(50)
 
     /// Creates the service.
     ///

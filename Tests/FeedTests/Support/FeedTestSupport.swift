@@ -51,7 +51,14 @@ final class FakeFeedServer: Sendable {
         var inFlight = 0
         var maxInFlight = 0
         var delays: [String: Duration] = [:]
+        var gates: [String: Gate] = [:]
         var answered: [String] = []
+    }
+
+    /// An answer held until `isOpen` says so, or for `atMost` if it never does.
+    struct Gate: Sendable {
+        let atMost: Duration
+        let isOpen: @Sendable () -> Bool
     }
 
     private let state = Mutex(State())
@@ -68,6 +75,12 @@ final class FakeFeedServer: Sendable {
         state.withLock { $0.delays[url] = delay }
     }
 
+    /// Answers requests for `url` only once `isOpen()` is true, or after `atMost` if it never is:
+    /// an order of events that does not depend on how busy the machine is.
+    func hold(_ url: String, atMost: Duration, until isOpen: @escaping @Sendable () -> Bool) {
+        state.withLock { $0.gates[url] = Gate(atMost: atMost, isOpen: isOpen) }
+    }
+
     /// The URLs answered so far, in the order their answers were sent.
     var answered: [String] { state.withLock { $0.answered } }
 
@@ -82,12 +95,12 @@ final class FakeFeedServer: Sendable {
 
     var transport: InMemoryTransport {
         InMemoryTransport { request throws(NetworkError) in
-            let (resource, delay) = self.state.withLock { state -> (Resource?, Duration) in
+            let (resource, delay, gate) = self.state.withLock { state -> (Resource?, Duration, Gate?) in
                 state.requests.append(request)
                 state.inFlight += 1
                 state.maxInFlight = max(state.maxInFlight, state.inFlight)
                 let url = request.url.absoluteString
-                return (state.resources[url], self.delay + (state.delays[url] ?? .zero))
+                return (state.resources[url], self.delay + (state.delays[url] ?? .zero), state.gates[url])
             }
             defer {
                 self.state.withLock {
@@ -97,6 +110,12 @@ final class FakeFeedServer: Sendable {
             }
             if delay > .zero {
                 do { try await Task.sleep(for: delay) } catch { throw .cancelled }
+            }
+            if let gate {
+                let deadline = ContinuousClock.now + gate.atMost
+                while !gate.isOpen() && ContinuousClock.now < deadline {
+                    do { try await Task.sleep(for: .milliseconds(2)) } catch { throw .cancelled }
+                }
             }
             guard let resource else {
                 Issue.record(
@@ -113,6 +132,11 @@ final class FakeFeedServer: Sendable {
             return HTTPResponse(status: resource.status, headers: headers, body: resource.body, url: request.url)
         }
     }
+}
+
+extension FeedService {
+    /// Sets how long a refreshed feed with nothing new waits to be stored with others.
+    func setHeldDelay(_ delay: Duration) { heldDelay = delay }
 }
 
 /// Counts parser calls.
