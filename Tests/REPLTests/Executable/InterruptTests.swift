@@ -8,10 +8,15 @@ import Testing
 #endif
 
 /// Waits (bounded) until the feed server holds a request under /slow/.
-private func waitForSlowRequest(in site: URL) async throws {
+///
+/// It polls without awaiting, keeping its thread: on a busy machine an await can resume seconds
+/// late, and the program's own timeout (10 s for the config) could end the request before the
+/// Ctrl-C arrives.
+private func waitForSlowRequest(in site: URL) {
     let marker = site.appendingPathComponent(".slow-request")
-    for _ in 0..<600 where !FileManager.default.fileExists(atPath: marker.path) {
-        try await Task.sleep(for: .milliseconds(25))
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !FileManager.default.fileExists(atPath: marker.path) && ContinuousClock.now < deadline {
+        usleep(5_000)
     }
     #expect(FileManager.default.fileExists(atPath: marker.path), "the slow request never reached the server")
 }
@@ -40,7 +45,7 @@ private func interruptedScript(_ arguments: [String], site: URL) async throws ->
     process.standardOutput = output
     process.standardError = output
     try process.run()
-    try await waitForSlowRequest(in: site)
+    waitForSlowRequest(in: site)
     kill(process.processIdentifier, SIGINT)
     process.waitUntilExit()
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -63,7 +68,7 @@ struct InterruptTests {
             #expect(terminal.waitFor("imported 1 feed"))
             #expect(terminal.waitFor("tidings> "))
             terminal.type("feed refresh\r")
-            try await waitForSlowRequest(in: site)
+            waitForSlowRequest(in: site)
             kill(terminal.processIdentifier, SIGINT)  // what the terminal sends for Ctrl-C
             #expect(terminal.waitFor("error: interrupted", seconds: 10))
             #expect(terminal.waitFor("tidings> "))
@@ -81,7 +86,7 @@ struct InterruptTests {
                 "--home", home.path, "--config-url", "\(base.absoluteString)/slow/config.json",
             ])
             #expect(terminal.waitFor("tidings> "))
-            try await waitForSlowRequest(in: site)
+            waitForSlowRequest(in: site)
             terminal.type("quit\r")
             // The server holds the request for 60 s and the fetch times out after 10 s: only
             // cancelling it lets the session end within 5 s.
