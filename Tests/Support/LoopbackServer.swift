@@ -24,7 +24,8 @@ func withLoopbackServer<T>(
     // The server writes its port once it listens; wait for it (bounded, so a server that
     // cannot start fails the test instead of hanging it).
     var port: Int?
-    for _ in 0..<400 where port == nil {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while port == nil && ContinuousClock.now < deadline {
         if let text = try? String(contentsOf: portFile, encoding: .utf8), text.hasSuffix("\n") {
             port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
         } else {

@@ -56,7 +56,7 @@ def accepting(server, port, deadline):
 # one open connections from the same range of ports. A server that could not bind it exits at
 # once, and is started again on another port.
 server = None
-deadline = time.time() + 20
+deadline = time.time() + 60
 for attempt in range(5):
     port = free_port()
     server = start(port)

@@ -79,8 +79,10 @@ enum Fixture {
         return stub
     }
 
+    /// A loader whose timeout never fires in a test (on a loaded machine an await can resume
+    /// more than the default 10 s late); the timeout has its own tests.
     static func loader(_ transport: InMemoryTransport, clock: ManualClock = ManualClock()) -> HTTPConfigLoader {
-        HTTPConfigLoader(transport: transport, now: clock.function)
+        HTTPConfigLoader(transport: transport, timeout: .seconds(3_600), now: clock.function)
     }
 
     static func provider(

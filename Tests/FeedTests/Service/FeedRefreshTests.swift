@@ -275,7 +275,9 @@ struct FeedRefreshTests {
 
     @Test("feeds go on starting while their stored-together states wait for the writer")
     func heldStatesWaitingForTheWriterDoNotStopTheRefresh() async throws {
-        try await withTemporaryDatabase { database in
+        // The batch waits for the writer as long as the test holds it, which on a busy machine
+        // can be longer than the default 5 s.
+        try await withTemporaryDatabase(options: .init(busyTimeout: .seconds(120))) { database in
             let server = FakeFeedServer()
             let urls = (0..<3).map { "https://feeds.test/\($0).xml" }
             for (index, url) in urls.enumerated() {

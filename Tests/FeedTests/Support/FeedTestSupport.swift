@@ -9,11 +9,13 @@ import Testing
 @testable import Feed
 
 /// A fresh database in a temporary file, removed when `body` returns.
-func withTemporaryDatabase<T>(_ body: (AppDatabase) async throws -> T) async throws -> T {
+func withTemporaryDatabase<T>(
+    options: AppDatabase.Options = AppDatabase.Options(), _ body: (AppDatabase) async throws -> T
+) async throws -> T {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-feed-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let database = try AppDatabase(path: directory.appendingPathComponent("test.sqlite").path)
+    let database = try AppDatabase(path: directory.appendingPathComponent("test.sqlite").path, options: options)
     return try await body(database)
 }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// The view models over in-memory providers: no SQLite, no HTTP (the end-to-end view-model
 /// tests over the real service are in `ViewModelTests`).
-@Suite("View models in memory", .timeLimit(.minutes(1)))
+@Suite("View models in memory", .timeLimit(.minutes(5)))
 struct InMemoryViewModelTests {
     let feedA = FeedSource(id: 1, url: URL(string: "https://a.test/f")!, title: "A")
     let feedB = FeedSource(id: 2, url: URL(string: "https://b.test/f")!, title: "B")
@@ -156,7 +156,7 @@ struct InMemoryViewModelTests {
         #expect(list.snapshot.sectionIdentifiers == [.overdue, .today, .upcoming, .later, .someday])
         #expect(list.orderedTasks.map(\.name) == ["Late", "Now", "Soon", "Later", "Someday"])
 
-        provider.tasks.withLock { $0.removeFirst() }
+        _ = provider.tasks.withLock { $0.removeFirst() }
         provider.announce(ChangedIDs(deleted: [1]))
         let after = try #require(await states.next()?.content)
         #expect(after.snapshot.sectionIdentifiers == [.today, .upcoming, .later, .someday])

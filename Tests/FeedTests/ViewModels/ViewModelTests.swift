@@ -25,9 +25,11 @@ final class StateRecorder<Value: Sendable>: Sendable {
 
     var all: [Value] { values.withLock { $0 } }
 
-    /// Waits (bounded) until a recorded value satisfies `condition`.
+    /// Waits (bounded by 60 s, which only a failing test waits out) until a recorded value
+    /// satisfies `condition`.
     func wait(for condition: (Value) -> Bool) async throws -> Value {
-        for _ in 0..<1000 {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
             if let match = all.last(where: condition) { return match }
             try await Task.sleep(for: .milliseconds(5))
         }

@@ -112,12 +112,12 @@ class Handler(loopback.Handler):
                 return
             return self.send(200, b"too late")
         if parts[0] == "arrived":
-            # Whether /hang/<id> has been reached (waits up to 10 s for it).
-            return self.send(200, b"yes" if record(hangs, parts[1])["arrived"].wait(10) else b"no")
+            # Whether /hang/<id> has been reached (waits up to 60 s for it).
+            return self.send(200, b"yes" if record(hangs, parts[1])["arrived"].wait(60) else b"no")
         if parts[0] == "hangstate":
-            # How /hang/<id> ended: "closed" when the client closed the connection (waits up to 10 s).
+            # How /hang/<id> ended: "closed" when the client closed the connection (waits up to 60 s).
             entry = record(hangs, parts[1])
-            entry["done"].wait(10)
+            entry["done"].wait(60)
             return self.send(200, (entry["value"] or "pending").encode())
         if parts[0] == "endless":
             # /endless/<id>: up to 512 MB with no Content-Length, at most about 100 MB/s (so a
@@ -149,15 +149,25 @@ class Handler(loopback.Handler):
             # The number of the connection the request came on (1 for the server's first).
             return self.send(200, str(self.connection_number).encode())
         if parts[0] == "hold":
-            # /hold/<group>/<ms>: answers after <ms> milliseconds, counting the requests of the
-            # group running at once and the connections they use, for /held/<group>.
+            # /hold/<group>/<ms>[/<want>]: answers after <ms> milliseconds, counting the requests
+            # of the group running at once and the connections they use, for /held/<group>. With
+            # <want>, no request is answered before <want> have run at once, or 30 s after the
+            # group's first: how many a client runs at once does not depend on how quickly a busy
+            # machine lets it start them.
             with lock:
-                entry = holds.setdefault(parts[1], {"running": 0, "peak": 0, "requests": 0, "connections": set()})
+                entry = holds.setdefault(parts[1], {"running": 0, "peak": 0, "requests": 0, "connections": set(),
+                                                    "first": time.time()})
                 entry["running"] += 1
                 entry["requests"] += 1
                 entry["peak"] = max(entry["peak"], entry["running"])
                 entry["connections"].add(self.connection_number)
             time.sleep(int(parts[2]) / 1000)
+            want = int(parts[3]) if len(parts) > 3 else 0
+            while True:
+                with lock:
+                    if entry["peak"] >= want or time.time() > entry["first"] + 30:
+                        break
+                time.sleep(0.005)
             with lock:
                 entry["running"] -= 1
             return self.send(200, b"held")

@@ -8,7 +8,7 @@ import Testing
 @Suite("Real server on loopback", .serialized)
 struct LoopbackServerTests {
     func client(_ base: URL, _ kind: TransportKind, sleeps: RecordedSleeps? = nil) -> APIClient {
-        let transport = kind.make(TransportConfiguration(timeout: 5))
+        let transport = kind.make(TransportConfiguration(timeout: 60))
         let retry =
             sleeps.map { sleeps in
                 RetryPolicy(sleep: { duration in

@@ -16,7 +16,7 @@ struct SchemeBoundaryTests {
     static let schemes = ["gopher", "dict", "ftp", "GOPHER", "telnet", "ldap", "imap", "smtp", "tftp", "scp", "rtsp"]
 
     func client(_ base: URL, _ kind: TransportKind = .curl) -> APIClient {
-        APIClient(baseURL: base, transport: kind.make(TransportConfiguration(timeout: 5)), retry: .never)
+        APIClient(baseURL: base, transport: kind.make(TransportConfiguration(timeout: 60)), retry: .never)
     }
 
     func canaryHits(_ base: URL) async throws -> String {

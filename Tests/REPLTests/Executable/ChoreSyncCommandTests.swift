@@ -135,26 +135,21 @@ struct ChoreSyncCommandTests {
             let terminal = try TerminalSession(
                 arguments: ["--home", home.tidings], environment: home.environment)
             #expect(terminal.waitFor("tidings> "))
-            // The sync at start sends the script's task.
-            var waited = 0
-            while try count() < 1, waited < 100 {
-                try await Task.sleep(for: .milliseconds(100))
-                waited += 1
-            }
+            // The sync at start sends the script's task (polled without awaiting, for up to
+            // 60 s: on a busy machine an await can resume seconds late).
+            var deadline = ContinuousClock.now + .seconds(60)
+            while try count() < 1, ContinuousClock.now < deadline { usleep(100_000) }
             #expect(try count() == 1, "\(terminal.transcript)")
             terminal.type("task add \"From the prompt\"\r")
             #expect(terminal.waitFor("added task #2"), "\(terminal.transcript)")
             #expect(terminal.waitFor("tidings> "))
-            waited = 0
-            while try count() < 2, waited < 100 {
-                try await Task.sleep(for: .milliseconds(100))
-                waited += 1
-            }
+            deadline = ContinuousClock.now + .seconds(60)
+            while try count() < 2, ContinuousClock.now < deadline { usleep(100_000) }
             #expect(try count() == 2, "\(terminal.transcript)")
             // What the background sync did is shown before the next prompt (the sync may still
             // be saving its result when the object appears on the server).
             var shown = false
-            for _ in 0..<20 where !shown {
+            for _ in 0..<120 where !shown {
                 terminal.type("\r")
                 shown = terminal.waitFor("chores synced: sent 1", seconds: 0.5)
             }

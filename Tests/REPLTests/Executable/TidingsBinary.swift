@@ -154,10 +154,11 @@ final class TerminalSession {
         bytes.withUnsafeBufferPointer { buffer in _ = write(master, buffer.baseAddress, buffer.count) }
     }
 
-    /// Reads the terminal until `text` has appeared since the last wait (or 15 s pass); returns
-    /// whether it did. The bound only keeps a broken build from hanging the suite.
+    /// Reads the terminal until `text` has appeared since the last wait (or 120 s pass); returns
+    /// whether it did. The bound only keeps a broken build from hanging the suite: it is long
+    /// because a loaded machine running the suite in parallel can take tens of seconds.
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 15) -> Bool {
+    func waitFor(_ text: String, seconds: Double = 120) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             drain()
@@ -178,7 +179,7 @@ final class TerminalSession {
     }
 
     /// Waits for the process to exit and returns its status, or `nil` if it is still running.
-    func exitStatus(seconds: Double = 15) -> Int32? {
+    func exitStatus(seconds: Double = 120) -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline {
             drain()

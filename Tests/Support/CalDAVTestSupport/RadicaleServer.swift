@@ -75,7 +75,7 @@ public func withRadicale<T>(_ body: (RadicaleServer) async throws -> T) async th
     for attempt in 1...3 {
         try? FileManager.default.removeItem(at: portFile)
         let log = directory.appendingPathComponent("start-\(attempt).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = python
         process.arguments = [
@@ -94,7 +94,8 @@ public func withRadicale<T>(_ body: (RadicaleServer) async throws -> T) async th
             process.waitUntilExit()
         }
         var port: Int?
-        for _ in 0..<800 where port == nil && process.isRunning {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while port == nil && process.isRunning && ContinuousClock.now < deadline {
             if let text = try? String(contentsOf: portFile, encoding: .utf8), text.hasSuffix("\n") {
                 port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
             } else {
