@@ -31,7 +31,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CALDAV_TOOLS     = $(CURDIR)/.build/tools/caldav
 CALDAV_PACKAGES  = radicale==3.9.0 caldav==3.6.0
 
-.PHONY: deps caldav-tools build release release-bin run test examples docs bench fuzz format lint clean install uninstall
+.PHONY: deps caldav-tools build release release-bin run test examples bench-build docs bench fuzz format lint clean install uninstall
 
 ## deps: install libsqlite3-dev, libedit-dev and libxml2-dev when pkg-config cannot find them,
 ## libcurl4 (opened at run time for HTTP) when the loader does not know it, man-db and
@@ -93,6 +93,12 @@ run: release
 test: deps
 	$(SWIFT) test
 	$(MAKE) --no-print-directory examples
+	$(MAKE) --no-print-directory bench-build
+
+## bench-build: build the package benchmarks (debug, about a minute), so that a change to the
+## libraries' API cannot break `make bench` unseen; `make bench` builds them for release.
+bench-build: deps
+	cd Benchmarks && $(SWIFT) build
 
 ## examples: build each package under Examples/ (an app that depends on one library by path, as
 ## an outside package would) and check that its run prints its expected-output.txt.
