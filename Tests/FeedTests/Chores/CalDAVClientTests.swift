@@ -10,7 +10,7 @@ import Testing
 
 /// The collection check `task sync setup` makes, against a real Radicale: each way it can go
 /// wrong gives one reason, and the password never travels where it should not.
-@Suite("CalDAV collection check", .timeLimit(.minutes(5)))
+@Suite("CalDAV collection check", .timeLimit(.minutes(10)))
 struct CalDAVClientTests {
     static func client(_ server: RadicaleServer, _ url: URL, password: String? = nil) throws(CalDAVError)
         -> CalDAVClient

@@ -8,7 +8,7 @@ import Testing
 
 /// The WebDAV exchanges a sync is made of, against a real Radicale: changes since a token,
 /// fetching objects, conditional writes and deletes.
-@Suite("CalDAV objects", .timeLimit(.minutes(5)))
+@Suite("CalDAV objects", .timeLimit(.minutes(10)))
 struct CalDAVObjectsTests {
     @Test(
         "create, change and delete an object conditionally; sync-collection reports each step; a stale ETag is a conflict"

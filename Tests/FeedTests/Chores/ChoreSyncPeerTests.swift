@@ -6,7 +6,7 @@ import Testing
 
 /// Tidings beside the reference CalDAV client (python-caldav, reading and writing with the
 /// icalendar library) on one Radicale: each reads what the other wrote.
-@Suite("Chore sync beside python-caldav", .timeLimit(.minutes(2)))
+@Suite("Chore sync beside python-caldav", .timeLimit(.minutes(10)))
 struct ChoreSyncPeerTests {
     /// Runs Tests/Support/caldav_client.py and returns what it printed.
     static func peer(_ server: RadicaleServer, _ arguments: [String]) throws -> String {

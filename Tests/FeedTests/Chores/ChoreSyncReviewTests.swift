@@ -6,7 +6,7 @@ import Testing
 @testable import Feed
 
 /// What a review of the sync found a server or a sequence of edits could do, each pinned.
-@Suite("Chore sync: servers and sequences that once broke it", .timeLimit(.minutes(2)))
+@Suite("Chore sync: servers and sequences that once broke it", .timeLimit(.minutes(10)))
 struct ChoreSyncReviewTests {
     @Test("a redirect is never followed: the write stops with one reason, after one request, and nothing is lost")
     func redirects() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// The Radicale the chore-sharing tests run against: started and stopped by the test, reached
 /// through the project's own transport with WebDAV methods.
-@Suite("Radicale on 127.0.0.1", .timeLimit(.minutes(5)))
+@Suite("Radicale on 127.0.0.1", .timeLimit(.minutes(10)))
 struct RadicaleHarnessTests {
     @Test(
         "a calendar collection answers PROPFIND with its VTODO support, an address book without; a wrong password gets 401"

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Feed
 
-@Suite("Task list view model", .timeLimit(.minutes(5)))
+@Suite("Task list view model", .timeLimit(.minutes(10)))
 struct TaskListViewModelTests {
     func isLoaded(_ state: ViewState<TaskList>) -> Bool {
         if case .loaded = state { true } else { false }

@@ -7,7 +7,7 @@ import Testing
 
 /// The view models over in-memory providers: no SQLite, no HTTP (the end-to-end view-model
 /// tests over the real service are in `ViewModelTests`).
-@Suite("View models in memory", .timeLimit(.minutes(5)))
+@Suite("View models in memory", .timeLimit(.minutes(10)))
 struct InMemoryViewModelTests {
     let feedA = FeedSource(id: 1, url: URL(string: "https://a.test/f")!, title: "A")
     let feedB = FeedSource(id: 2, url: URL(string: "https://b.test/f")!, title: "B")

@@ -4,7 +4,7 @@ import Testing
 
 /// `task sync` as a user runs it: the real binary against a real Radicale, with the password
 /// in `~/.netrc` or in the environment.
-@Suite("task sync, end to end", .timeLimit(.minutes(2)))
+@Suite("task sync, end to end", .timeLimit(.minutes(10)))
 struct ChoreSyncCommandTests {
     /// A temporary home and `$HOME` (with a `~/.netrc` for the server) for one test.
     struct Home {

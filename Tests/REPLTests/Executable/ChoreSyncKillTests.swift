@@ -8,7 +8,7 @@ import Testing
 
 /// `task sync` killed with SIGKILL at moments spread over its work, again and again, resumes
 /// without duplicates or losses.
-@Suite("task sync killed midway", .serialized, .timeLimit(.minutes(3)))
+@Suite("task sync killed midway", .serialized, .timeLimit(.minutes(10)))
 struct ChoreSyncKillTests {
     static let count = 120
 
