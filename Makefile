@@ -1,7 +1,8 @@
 # Tidings — build, run and test on a Debian machine with Swift installed.
 #
 #   make run    install system packages if missing, build, start the REPL on a demo home
-#   make test   install system packages if missing, then run every module's tests and the examples
+#   make test   install system packages if missing, then run every module's tests and the examples,
+#               and build the package benchmarks (without running them)
 #   make docs   build the DocC documentation of every library under .build/docs/
 #   make bench  run the benchmarks (a separate package under Benchmarks/)
 #   make install [PREFIX=/usr/local] [DESTDIR=]  the release binary, tidings(1) and shell completions

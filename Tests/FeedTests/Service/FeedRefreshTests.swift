@@ -60,7 +60,7 @@ struct FeedRefreshTests {
             #expect(summary.notModified == 12)
             // The last change set reaches the stream after the commit; wait for it (or fail).
             let waiting = Task {
-                try await Task.sleep(for: .seconds(10))
+                try await Task.sleep(for: .seconds(120))
                 listening.cancel()
             }
             await listening.value
@@ -275,19 +275,26 @@ struct FeedRefreshTests {
 
     @Test("feeds go on starting while their stored-together states wait for the writer")
     func heldStatesWaitingForTheWriterDoNotStopTheRefresh() async throws {
+        // Whether a write transaction has begun (its BEGIN waits for the lock) since armed.
+        let armed = Mutex(false)
+        let writeBegun = Mutex(false)
+        let traced: @Sendable (String) -> Void = { sql in
+            if sql.hasPrefix("BEGIN IMMEDIATE"), armed.withLock({ $0 }) { writeBegun.withLock { $0 = true } }
+        }
         // The batch waits for the writer as long as the test holds it, which on a busy machine
         // can be longer than the default 5 s.
-        try await withTemporaryDatabase(options: .init(busyTimeout: .seconds(120))) { database in
+        try await withTemporaryDatabase(options: .init(busyTimeout: .seconds(120)), onStatement: traced) { database in
             let server = FakeFeedServer()
             let urls = (0..<3).map { "https://feeds.test/\($0).xml" }
             for (index, url) in urls.enumerated() {
                 server.serve(url, body: rss(title: "Feed \(index)", count: 2), etag: "\"\(index)\"")
             }
-            // One feed at a time; the second answers late, so the first one's state is stored
-            // (at the 50 ms tick) while the second is in flight, and the third starts after it.
+            // One feed at a time. The second answers only once the first one's state is being
+            // stored (at the tick, while the second is in flight), so the third can start only
+            // if that store does not hold up the refresh.
             let service = makeService(database, server, limit: 1)
             _ = try await subscribe(service, urls)
-            server.delay(urls[1], by: .milliseconds(200))
+            server.hold(urls[1], atMost: .seconds(60)) { writeBegun.withLock { $0 } }
             let before = server.requests.count
             // Another connection holds the write lock, as a long merge would.
             let released = Mutex(false)
@@ -302,6 +309,7 @@ struct FeedRefreshTests {
             }
             thread.start()
             while !holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+            armed.withLock { $0 = true }
             let work = Task { try await service.refresh() }
             // Every feed is asked for while the first one's state still waits for the writer
             // (given 30 s, however busy the machine: a refresh that waits never gets there).
@@ -316,6 +324,7 @@ struct FeedRefreshTests {
             #expect(
                 allAsked, "only \(server.requests.count - before) of 3 feeds were asked for while the writer was held")
             #expect(summary.notModified == 3 && summary.failed.isEmpty)
+            #expect(writeBegun.withLock { $0 }, "no state was stored while the second feed was in flight")
         }
     }
 

@@ -2,20 +2,23 @@ import Foundation
 import Models
 import Networking
 import NetworkingTestSupport
-import Storage
 import Synchronization
 import Testing
 
 @testable import Feed
+@testable import Storage
 
 /// A fresh database in a temporary file, removed when `body` returns.
+/// `onStatement` sees each statement as it starts.
 func withTemporaryDatabase<T>(
-    options: AppDatabase.Options = AppDatabase.Options(), _ body: (AppDatabase) async throws -> T
+    options: AppDatabase.Options = AppDatabase.Options(), onStatement: (@Sendable (String) -> Void)? = nil,
+    _ body: (AppDatabase) async throws -> T
 ) async throws -> T {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-feed-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let database = try AppDatabase(path: directory.appendingPathComponent("test.sqlite").path, options: options)
+    let database = try AppDatabase(
+        path: directory.appendingPathComponent("test.sqlite").path, options: options, onStatement: onStatement)
     return try await body(database)
 }
 

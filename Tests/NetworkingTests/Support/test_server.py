@@ -100,11 +100,11 @@ class Handler(loopback.Handler):
                 return self.send(503, b"busy", {"Retry-After": "1"})
             return self.send(200, b"recovered")
         if parts[0] == "hang":
-            # /hang or /hang/<id>: no answer for 30 s, unless the client gives up first (its
-            # closing is recorded for /hangstate/<id>).
+            # /hang, /hang/<id> or /hang/<id>/<s>: no answer for 30 s (or <s>), unless the client
+            # gives up first (its closing is recorded for /hangstate/<id>).
             entry = record(hangs, parts[1] if len(parts) > 1 else None)
             entry["arrived"].set()
-            closed = client_closed(self.connection, 30)
+            closed = client_closed(self.connection, int(parts[2]) if len(parts) > 2 else 30)
             entry["value"] = "closed" if closed else "open"
             entry["done"].set()
             if closed:
@@ -141,9 +141,9 @@ class Handler(loopback.Handler):
             self.close_connection = True
             return
         if parts[0] == "sent":
-            # The bytes /endless/<id> wrote before the client stopped reading (waits up to 20 s).
+            # The bytes /endless/<id> wrote before the client stopped reading (waits up to 60 s).
             entry = record(streams, parts[1])
-            entry["done"].wait(20)
+            entry["done"].wait(60)
             return self.send(200, str(entry["value"] if entry["value"] is not None else -1).encode())
         if path == "/connection":
             # The number of the connection the request came on (1 for the server's first).
@@ -151,7 +151,7 @@ class Handler(loopback.Handler):
         if parts[0] == "hold":
             # /hold/<group>/<ms>[/<want>]: answers after <ms> milliseconds, counting the requests
             # of the group running at once and the connections they use, for /held/<group>. With
-            # <want>, no request is answered before <want> have run at once, or 30 s after the
+            # <want>, no request is answered before <want> have run at once, or 20 s after the
             # group's first: how many a client runs at once does not depend on how quickly a busy
             # machine lets it start them.
             with lock:
@@ -165,7 +165,7 @@ class Handler(loopback.Handler):
             want = int(parts[3]) if len(parts) > 3 else 0
             while True:
                 with lock:
-                    if entry["peak"] >= want or time.time() > entry["first"] + 30:
+                    if entry["peak"] >= want or time.time() > entry["first"] + 20:
                         break
                 time.sleep(0.005)
             with lock:
