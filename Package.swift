@@ -104,7 +104,7 @@ let package = Package(
 
         .target(
             name: "Feed",
-            dependencies: ["Models", "Networking", "DefaultTransport", "Storage", "CLibXML2"],
+            dependencies: ["Models", "Networking", "DefaultTransport", "Storage", "CLibXML2", "CLibXML2Loader"],
             swiftSettings: swiftSettings),
         // A real Radicale CalDAV server for the tests that share chores (the Python that
         // `make deps` installs under .build/tools/caldav runs it).
@@ -113,13 +113,18 @@ let package = Package(
             name: "FeedTests",
             dependencies: [
                 "Feed", "Models", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Storage",
-                "DefaultTransport",
+                "DefaultTransport", "CLibXML2", "CLibXML2Loader",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings),
 
-        // libxml2's SAX2 interface: the feed parser's XML reader.
+        // libxml2's SAX2 interface: the feed parser's XML reader. Its headers only: the library
+        // is opened on first use by CLibXML2Loader, so that a command that parses nothing starts
+        // without it.
+        .target(
+            name: "CLibXML2Loader", dependencies: ["CLibXML2"],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",

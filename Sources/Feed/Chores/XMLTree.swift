@@ -67,7 +67,7 @@ enum XMLTree {
                 return .failure(.malformed(line: 1, message: "the document is empty"))
             }
             guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
-                return .failure(.malformed(line: 0, message: "the XML parser could not start"))
+                return .failure(.malformed(line: 0, message: XMLLibrary.startFailure))
             }
             defer {
                 if let document = context.pointee.myDoc {

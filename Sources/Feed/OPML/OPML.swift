@@ -29,7 +29,7 @@ package enum OPML {
     ///   cannot be read at all.
     package static func subscriptions(in data: Data) throws(FeedParseError) -> [OPMLSubscription] {
         guard let read = OPMLReader.read(HTMLEntityPreprocessor.process(data).data) else {
-            throw .malformed("the XML parser could not start")
+            throw .malformed(XMLLibrary.startFailure)
         }
         guard read.rootName?.lowercased() == "opml" else {
             if let root = read.rootName { throw .notAFeed("an XML document whose root is <\(root)>, not <opml>") }

@@ -12,7 +12,7 @@ struct ModuleGraphTests {
         "DefaultTransport": ["Networking", "URLSessionNetworking"],
         "Storage": ["Models", "GRDB", "GRDBSQLite", "CSQLiteShims"],
         "Config": ["Models", "Networking"],
-        "Feed": ["Models", "Networking", "DefaultTransport", "Storage", "CLibXML2"],
+        "Feed": ["Models", "Networking", "DefaultTransport", "Storage", "CLibXML2", "CLibXML2Loader"],
         "StorageProbe": ["Models", "Storage"],
         "REPL": [
             "Models", "Networking", "DefaultTransport", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts",

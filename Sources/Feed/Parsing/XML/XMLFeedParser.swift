@@ -34,7 +34,7 @@ enum XMLFeedParser {
             read = (data, rewritingPredefined)
             guard
                 let outcome = prepared(data, rewritingPredefined: rewritingPredefined, url: url, onItem: onItem).outcome
-            else { throw .malformed("the XML parser could not start (out of memory?)") }
+            else { throw .malformed(XMLLibrary.startFailure) }
             return outcome
         }
         // Documents are read as they claim to be first; only when libxml2 meets bytes that are
@@ -46,7 +46,7 @@ enum XMLFeedParser {
         read = (input, false)
         let first = prepared(input, rewritingPredefined: false, url: url, onItem: onItem)
         guard var outcome = first.outcome else {
-            throw .malformed("the XML parser could not start (out of memory?)")
+            throw .malformed(XMLLibrary.startFailure)
         }
         var repairs: [String] = []
         if !outcome.diagnostics.wellFormed {
@@ -82,7 +82,7 @@ enum XMLFeedParser {
             each(.restart)
             guard let whole = prepared(read.data, rewritingPredefined: read.rewritingPredefined, url: url).outcome
             else {
-                throw .malformed("the XML parser could not start (out of memory?)")
+                throw .malformed(XMLLibrary.startFailure)
             }
             outcome = whole
             for item in whole.builder.feed(format: whole.builder.format ?? .rss20).items { each(.item(item)) }
