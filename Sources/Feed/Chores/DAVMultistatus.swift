@@ -37,7 +37,9 @@ struct DAVMultistatus: Sendable, Equatable {
         }
         syncToken = root.childText(Self.dav, "sync-token")
         responses = root.children(Self.dav, "response").compactMap { response in
-            guard let href = response.childText(Self.dav, "href") else { return nil }
+            // A response names its resource (RFC 4918): one without an href, or with a blank
+            // one, names nothing this client could fetch, change or compare, and is left out.
+            guard let href = response.childText(Self.dav, "href"), !href.isEmpty else { return nil }
             var entry = Response(href: href.removingPercentEncoding ?? href)
             entry.status = response.childText(Self.dav, "status").flatMap(Self.status)
             for propstat in response.children(Self.dav, "propstat")
