@@ -14,10 +14,7 @@ struct FeedRefreshTests {
     func unchangedFeedsAreNotParsed() async throws {
         try await withTemporaryDatabase { database in
             let server = FakeFeedServer()
-            let urls = (0..<10).map { "https://feeds.test/\($0).xml" }
-            for (index, url) in urls.enumerated() {
-                server.serve(url, body: rss(title: "Feed \(index)", count: 5), etag: "\"\(index)\"")
-            }
+            let urls = serveNumberedFeeds(server, count: 10, items: 5)
             let counter = ParseCounter()
             let service = makeService(database, server, counter: counter)
             _ = try await subscribe(service, urls)
@@ -36,10 +33,7 @@ struct FeedRefreshTests {
     func notModifiedStatesAreStoredTogether() async throws {
         try await withTemporaryDatabase { database in
             let server = FakeFeedServer()
-            let urls = (0..<12).map { "https://feeds.test/\($0).xml" }
-            for (index, url) in urls.enumerated() {
-                server.serve(url, body: rss(title: "Feed \(index)", count: 2), etag: "\"\(index)\"")
-            }
+            let urls = serveNumberedFeeds(server, count: 12, items: 2)
             let service = makeService(database, server, limit: 12)
             let ids = Set(try await subscribe(service, urls).compactMap(\.id))
             // No tick during the test, however slowly the machine runs: the twelve are stored
@@ -71,6 +65,16 @@ struct FeedRefreshTests {
             #expect(seen.count == 1, "\(seen.count) transactions for 12 feeds")
             #expect(try await service.subscriptions().allSatisfy { $0.lastResult == .notModified })
         }
+    }
+
+    /// Serves `count` feeds of `items` items at https://feeds.test/N.xml, each with its own
+    /// ETag (so that a second fetch is a 304); returns their URLs in order.
+    func serveNumberedFeeds(_ server: FakeFeedServer, count: Int, items: Int) -> [String] {
+        let urls = (0..<count).map { "https://feeds.test/\($0).xml" }
+        for (index, url) in urls.enumerated() {
+            server.serve(url, body: rss(title: "Feed \(index)", count: items), etag: "\"\(index)\"")
+        }
+        return urls
     }
 
     static let fast = "https://fast.test/f"
@@ -285,10 +289,7 @@ struct FeedRefreshTests {
         // can be longer than the default 5 s.
         try await withTemporaryDatabase(options: .init(busyTimeout: .seconds(120)), onStatement: traced) { database in
             let server = FakeFeedServer()
-            let urls = (0..<3).map { "https://feeds.test/\($0).xml" }
-            for (index, url) in urls.enumerated() {
-                server.serve(url, body: rss(title: "Feed \(index)", count: 2), etag: "\"\(index)\"")
-            }
+            let urls = serveNumberedFeeds(server, count: 3, items: 2)
             // One feed at a time. The second answers only once the first one's state is being
             // stored (at the tick, while the second is in flight), so the third can start only
             // if that store does not hold up the refresh.
@@ -332,7 +333,7 @@ struct FeedRefreshTests {
     func cancellationKeepsHeldFeeds() async throws {
         try await withTemporaryDatabase { database in
             let (server, service, fastFeed) = try await subscribeFastAndSlow(database)
-            server.delay(Self.slow, by: .seconds(30))
+            server.hold(Self.slow, atMost: .seconds(30)) { false }
             let later = Date(timeIntervalSince1970: referenceNow.timeIntervalSince1970 + 3_600)
             let earlier = server.answered.count
             let refreshing = makeService(database, server, now: { later })

@@ -55,7 +55,6 @@ final class FakeFeedServer: Sendable {
         var requests: [HTTPRequest] = []
         var inFlight = 0
         var maxInFlight = 0
-        var delays: [String: Duration] = [:]
         var gates: [String: Gate] = [:]
         var answered: [String] = []
     }
@@ -73,11 +72,6 @@ final class FakeFeedServer: Sendable {
 
     func serve(_ url: String, body: Data, etag: String? = nil, status: Int = 200, headers: [String: String] = [:]) {
         state.withLock { $0.resources[url] = Resource(status: status, body: body, headers: headers, etag: etag) }
-    }
-
-    /// Answers requests for `url` only after `delay` (on top of the server's own).
-    func delay(_ url: String, by delay: Duration) {
-        state.withLock { $0.delays[url] = delay }
     }
 
     /// Answers requests for `url` only once `isOpen()` is true, or after `atMost` if it never is:
@@ -100,12 +94,12 @@ final class FakeFeedServer: Sendable {
 
     var transport: InMemoryTransport {
         InMemoryTransport { request throws(NetworkError) in
-            let (resource, delay, gate) = self.state.withLock { state -> (Resource?, Duration, Gate?) in
+            let (resource, gate) = self.state.withLock { state -> (Resource?, Gate?) in
                 state.requests.append(request)
                 state.inFlight += 1
                 state.maxInFlight = max(state.maxInFlight, state.inFlight)
                 let url = request.url.absoluteString
-                return (state.resources[url], self.delay + (state.delays[url] ?? .zero), state.gates[url])
+                return (state.resources[url], state.gates[url])
             }
             defer {
                 self.state.withLock {
@@ -113,8 +107,8 @@ final class FakeFeedServer: Sendable {
                     $0.answered.append(request.url.absoluteString)
                 }
             }
-            if delay > .zero {
-                do { try await Task.sleep(for: delay) } catch { throw .cancelled }
+            if self.delay > .zero {
+                do { try await Task.sleep(for: self.delay) } catch { throw .cancelled }
             }
             if let gate {
                 let deadline = ContinuousClock.now + gate.atMost
