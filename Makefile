@@ -37,7 +37,8 @@ CALDAV_PACKAGES  = radicale==3.9.0 caldav==3.6.0
 ## deps: install libsqlite3-dev, libedit-dev and libxml2-dev when pkg-config cannot find them,
 ## libcurl4 (opened at run time for HTTP) when the loader does not know it, man-db and
 ## groff-base (the manual's tests render docs/tidings.1) when man or groff is missing, patchelf
-## (the release binary opens libxml2 on first use; see release), and
+## (the release binary opens libxml2 on first use; see release), less and w3m (the real pager
+## and terminal browser the session hands its terminal to in the tests), and
 ## Radicale with caldav under .build/tools/caldav (python3-venv first when venv is missing).
 deps:
 	@missing=""; \
@@ -50,6 +51,8 @@ deps:
 	command -v man >/dev/null 2>&1 || missing="$$missing man-db"; \
 	command -v groff >/dev/null 2>&1 || missing="$$missing groff-base"; \
 	command -v patchelf >/dev/null 2>&1 || missing="$$missing patchelf"; \
+	command -v less >/dev/null 2>&1 || missing="$$missing less"; \
+	command -v w3m >/dev/null 2>&1 || missing="$$missing w3m"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing system packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && \

@@ -2,7 +2,8 @@ import Foundation
 
 /// The user's web browser: `$BROWSER` (a command; `%s` stands for the address, else the address
 /// is its last argument), else `xdg-open`. The address is passed as an argument, never through
-/// a shell's parsing, so no character in it can run a command.
+/// a shell's parsing, so no character in it can run a command. A terminal browser (w3m, lynx)
+/// holds the terminal while it runs and reads the keyboard (see `TerminalJob`).
 enum Browser {
     /// Why the browser could not be started.
     struct Failure: Error, LocalizedError {
@@ -19,17 +20,14 @@ enum Browser {
         // sh receives the address as $1: `%s` in $BROWSER is replaced by "$1".
         let script =
             command.contains("%s") ? command.replacingOccurrences(of: "%s", with: "\"$1\"") : command + " \"$1\""
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "tidings-browser", url.absoluteString]
-        process.standardInput = FileHandle.nullDevice
+        let job: TerminalJob.Running
         do {
-            try process.run()
+            job = try TerminalJob(script: script, arguments: [url.absoluteString], environment: environment)
+                .start(feedingInput: false)
         } catch {
-            throw Failure(command: command, reason: error.localizedDescription)
+            throw Failure(command: command, reason: error.reason)
         }
-        process.waitUntilExit()
-        if process.terminationReason == .exit, process.terminationStatus == 127 {
+        if job.finish() == 127 {
             throw Failure(command: command, reason: "command not found")
         }
     }

@@ -8,7 +8,7 @@ import Foundation
 
 /// Long output through the user's pager, as git and man do: `$PAGER` (default `less -R`, with
 /// `LESS=FRX` unless the user set `LESS`), only when standard output is a terminal and the text
-/// is longer than the screen.
+/// is longer than the screen. The pager holds the terminal while it runs (see `TerminalJob`).
 enum Pager {
     /// Pages `text` and returns `true`, or returns `false` (the caller prints it) when standard
     /// output is not a terminal, the text fits the screen, or no pager could be started.
@@ -21,25 +21,12 @@ enum Pager {
         let command =
             environment["PAGER"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
             ?? "less -R"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
         var variables = environment
         if variables["LESS"] == nil { variables["LESS"] = "FRX" }
-        process.environment = variables
-        let input = Pipe()
-        process.standardInput = input
-        do {
-            try process.run()
-        } catch {
+        guard let job = try? TerminalJob(script: command, environment: variables).start(feedingInput: true) else {
             return false
         }
-        // A pager that quits early closes the pipe: ignore SIGPIPE while writing to it.
-        let previous = signal(SIGPIPE, SIG_IGN)
-        try? input.fileHandleForWriting.write(contentsOf: Data((TerminalText.forTerminal(text) + "\n").utf8))
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        signal(SIGPIPE, previous)
+        job.finish(writing: Data((TerminalText.forTerminal(text) + "\n").utf8))
         return true
     }
 }

@@ -104,10 +104,13 @@ final class TerminalSession {
     private(set) var lastOutput = ""
 
     /// Starts `tidings` with its standard input, output and error on a new pseudo-terminal of
-    /// `columns` columns.
+    /// `columns` columns. With `controllingTerminal`, it runs as a login shell runs it: in a
+    /// session of its own whose controlling terminal is the pseudo-terminal, its process group
+    /// the terminal's foreground group (through util-linux `setsid --ctty`; then
+    /// `processIdentifier` is setsid's, which waits for tidings and exits with its status).
     init(
         arguments: [String], columns: UInt16 = 100, environment extra: [String: String] = [:],
-        standardOutput: Pipe? = nil
+        standardOutput: Pipe? = nil, controllingTerminal: Bool = false, unset: [String] = []
     ) throws {
         var master: Int32 = -1
         var slave: Int32 = -1
@@ -117,14 +120,20 @@ final class TerminalSession {
         let flags = fcntl(master, F_GETFL)
         _ = fcntl(master, F_SETFL, flags | O_NONBLOCK)
         let binary = try #require(TidingsBinary.url, "the tidings executable was not built")
-        process.executableURL = binary
-        process.arguments = arguments
+        if controllingTerminal {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+            process.arguments = ["--ctty", "--wait", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = "xterm"
         environment.removeValue(forKey: "TIDINGS_HOME")
         // A crash prints its backtrace and ends, instead of waiting at the terminal for a key.
         environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no"
         environment.merge(extra) { _, new in new }
+        for name in unset { environment.removeValue(forKey: name) }
         process.environment = environment
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
         process.standardInput = handle
@@ -135,6 +144,8 @@ final class TerminalSession {
 
     deinit {
         if process.isRunning { process.terminate() }
+        // With a controlling terminal, closing it hangs up the session: tidings and whatever it
+        // started get SIGHUP, as when a terminal window is closed.
         close(master)
     }
 
