@@ -1,7 +1,8 @@
 /// An aligned text table that fits a width: flexible columns give up width (the last first),
 /// cut with an ellipsis, and a line still too wide is cut at the width, so a row never wraps.
 /// Widths are display columns (CJK and emoji take two); with no width to fit (a pipe), a cell
-/// is still cut at `maximumCellWidth`.
+/// is still cut at `maximumCellWidth`. A cell made whole by `Display.styled` keeps its colour
+/// around the text it shows: it is measured, cut and padded as the text alone.
 struct Table {
     /// One column.
     struct Column {
@@ -31,9 +32,16 @@ struct Table {
         cells.reserveCapacity(rows.count * count)
         cellWidths.reserveCapacity(rows.count * count)
         var widths = columns.map { DisplayWidth.of($0.title) }
+        // The style codes of styled cells, by cell index (few cells have one).
+        var styles: [Int: String] = [:]
         for row in rows {
             for index in 0..<count {
-                let cell = index < row.count ? TerminalText.sanitized(row[index]) : ""
+                var raw = index < row.count ? row[index] : ""
+                if let (code, text) = TerminalText.unstyled(raw) {
+                    styles[cells.count] = code
+                    raw = String(text)
+                }
+                let cell = TerminalText.sanitized(raw)
                 let cellWidth = DisplayWidth.of(cell)
                 cells.append(cell)
                 cellWidths.append(cellWidth)
@@ -68,11 +76,14 @@ struct Table {
             let measured = cellWidths[start..<start + count]
             output.append(0x0A)
             if let width, width < lineWidth {
+                // A line cut at the width is shown without its cells' colours: a cut could
+                // otherwise fall inside a style.
                 line.removeAll(keepingCapacity: true)
                 append(row, measured, widths: widths, alignsRight: alignsRight, to: &line)
                 output.append(contentsOf: Self.fit(String(decoding: line, as: UTF8.self), width: width).utf8)
             } else {
-                append(row, measured, widths: widths, alignsRight: alignsRight, to: &output)
+                let rowStyles = styles.isEmpty ? [] : (0..<count).map { styles[start + $0] }
+                append(row, measured, widths: widths, alignsRight: alignsRight, styles: rowStyles, to: &output)
             }
         }
         return String(decoding: output, as: UTF8.self)
@@ -82,7 +93,7 @@ struct Table {
     /// are the cells' widths).
     private func append(
         _ cells: ArraySlice<String>, _ measured: ArraySlice<Int>, widths: [Int], alignsRight: [Bool],
-        to output: inout [UInt8]
+        styles: [String?] = [], to output: inout [UInt8]
     ) {
         let last = widths.count - 1
         for offset in 0..<widths.count {
@@ -92,6 +103,9 @@ struct Table {
             if cellWidth > widths[offset] {
                 cell = Self.fit(cell, width: widths[offset])
                 cellWidth = DisplayWidth.of(cell)
+            }
+            if offset < styles.count, let code = styles[offset], !cell.isEmpty {
+                cell = TerminalText.styled(cell, code)
             }
             let padding = repeatElement(UInt8(0x20), count: max(0, widths[offset] - cellWidth))
             if alignsRight[offset] {

@@ -69,7 +69,8 @@ enum TerminalText {
             switch scalar {
             case "\u{1B}": skipEscapeSequence(&scalars)
             case "\t", "\n", "\r", "\u{2028}", "\u{2029}", "\u{85}": output.append(" ")
-            default: if !isUnsafe(scalar) && scalar != styleOpen && scalar != styleClose { output.append(scalar) }
+            case styleOpen: skipStyleMarker(&scalars)
+            default: if !isUnsafe(scalar) && scalar != styleClose { output.append(scalar) }
             }
         }
         return String(output)
@@ -84,6 +85,22 @@ enum TerminalText {
     /// `text` marked to be shown in an SGR style (`"1"` bold, `"31"` red) by `forTerminal`.
     static func styled(_ text: String, _ code: String) -> String {
         "\(styleOpen)\(styleSecret)\(code)\(styleClose)\(text)\(styleOpen)\(styleSecret)0\(styleClose)"
+    }
+
+    /// The style code and the text of a string that `styled(_:_:)` made whole (a table cell in
+    /// colour), or `nil` for any other string: a table measures, cuts and sanitises the text
+    /// alone and styles what it kept.
+    static func unstyled(_ text: String) -> (code: String, text: Substring)? {
+        guard text.unicodeScalars.first == styleOpen else { return nil }
+        let opening = String(styleOpen) + styleSecret
+        let closing = opening + "0" + String(styleClose)
+        guard text.hasPrefix(opening), text.hasSuffix(closing) else { return nil }
+        let afterOpening = text.index(text.startIndex, offsetBy: opening.count)
+        guard let end = text[afterOpening...].firstIndex(of: Character(styleClose)) else { return nil }
+        let code = text[afterOpening..<end]
+        let inner = text[text.index(after: end)..<text.index(text.endIndex, offsetBy: -closing.count)]
+        guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ";") }) else { return nil }
+        return (String(code), inner)
     }
 
     /// Whether a scalar must never reach a terminal (see `isControlOrInvisibleFormat`).
@@ -103,6 +120,24 @@ enum TerminalText {
                 }
             }
         default: return
+        }
+    }
+
+    /// Drops one of this process's style markers (after its opening noncharacter: the secret,
+    /// the code and the closing noncharacter) from text that is shown without style. Anything
+    /// else after an opening noncharacter (outside text that holds one) is kept, as text.
+    private static func skipStyleMarker(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        var look = scalars
+        var secret = styleSecret.unicodeScalars.makeIterator()
+        while let expected = secret.next() {
+            guard look.next() == expected else { return }
+        }
+        while let next = look.next() {
+            if next == styleClose {
+                scalars = look
+                return
+            }
+            guard next.isASCII, next.properties.numericType != nil || next == ";" else { return }
         }
     }
 

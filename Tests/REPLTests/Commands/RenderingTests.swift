@@ -35,6 +35,19 @@ struct RenderingTests {
         #expect(Display.current(noColor: false, environment: ["NO_COLOR": "1"]).color == false)
     }
 
+    @Test("a coloured cell is measured, cut and padded as its text, and keeps its colour around what is shown")
+    func colouredCell() {
+        let display = Display(isTerminal: true, width: 16, color: true)
+        var table = Table(columns: [.init(title: "DUE"), .init(title: "NAME", flexible: true, minimumWidth: 4)])
+        table.rows = [
+            [display.styled("2020-10-01", "31"), display.styled("Clean gutters", "33")], ["", "Water"],
+        ]
+        let lines = TerminalText.forTerminal(table.render(display)).split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[1] == "\u{1B}[31m2020-10-01\u{1B}[0m  \u{1B}[33mClea…\u{1B}[0m", "\(lines)")
+        #expect(lines[2] == "            Wat…")
+    }
+
     @Test("display width: wide and fullwidth characters and emoji take two columns, marks none")
     func displayWidth() {
         #expect(DisplayWidth.of("abc") == 3)
@@ -112,6 +125,12 @@ struct RenderingTests {
         #expect(TerminalText.forTerminal(forged) == "abc:31red")
         // A lone marker character in typed text does not swallow the rest of the line.
         #expect(TerminalText.forTerminal("bogus\(open) x y") == "bogus x y")
+        // One line of text (a cell, a title) shows a style's text, never its marker's secret and
+        // code; a forged marker's text stays text there too.
+        #expect(TerminalText.sanitized(TerminalText.styled("red", "31")) == "red")
+        #expect(TerminalText.sanitized("a " + TerminalText.styled("red", "1;31") + " b") == "a red b")
+        #expect(TerminalText.sanitized(forged) == "abc:31red")
+        #expect(TerminalText.sanitized("bogus\(open) x y") == "bogus x y")
         // Tags, Hangul fillers, the grapheme joiner, Mongolian and musical format controls.
         let invisible = "a\u{E0041}\u{E007F}b\u{3164}\u{115F}c\u{034F}d\u{180E}\u{180B}e\u{1D173}\u{13430}f\u{0600}g"
         #expect(TerminalText.forTerminal(invisible) == "abcdefg")
