@@ -44,7 +44,7 @@ struct RenderingTests {
         ]
         let lines = TerminalText.forTerminal(table.render(display)).split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
-        #expect(lines[1] == "\u{1B}[31m2020-10-01\u{1B}[0m  \u{1B}[33mClea…\u{1B}[0m", "\(lines)")
+        #expect(lines[1] == "\u{1B}[31m2020-10-01\u{1B}[0m  \u{1B}[33mCle…\u{1B}[0m", "\(lines)")
         #expect(lines[2] == "            Wat…")
     }
 
