@@ -28,6 +28,9 @@ public enum ConfigError: Error, Sendable, Hashable, LocalizedError {
     /// A config URL (from `origin`: the flag, the environment or the bundled default) is not
     /// an http, https or file URL.
     case invalidConfigURL(String, origin: String)
+    /// No config URL is set (`--config-url`, `TIDINGS_CONFIG_URL`): there is nothing to fetch,
+    /// and the bundled values (or a copy cached from an earlier source) are in force.
+    case noRemoteSource
 
     /// A sentence a user can act on.
     public var errorDescription: String? {
@@ -56,6 +59,8 @@ public enum ConfigError: Error, Sendable, Hashable, LocalizedError {
             "cannot read or create the installation id at \(location): \(detail)"
         case .invalidConfigURL(let text, let origin):
             "the config URL \"\(text)\" from \(origin) is not an http, https or file URL"
+        case .noRemoteSource:
+            "no remote configuration source is set (--config-url or TIDINGS_CONFIG_URL); the bundled values are in force"
         }
     }
 

@@ -57,7 +57,7 @@ struct AppEnvironment {
         }
         let store: LocalStore
         let defaults: AppConfig
-        let selection: ConfigURLSelection
+        let selection: ConfigURLSelection?
         let configURLProblem: String?
         let installation: String
         do {
@@ -70,7 +70,7 @@ struct AppEnvironment {
             throw SetupError(description: error.localizedDescription)
         }
         let config = await ConfigProvider.start(
-            configURL: selection.url, defaults: defaults,
+            configURL: selection?.url, defaults: defaults,
             local: StorageConfigCache(repository: ConfigCacheRepository(database: store.database)),
             remote: HTTPConfigLoader(transport: transport ?? defaultTransport(), now: now),
             installationID: installation, now: now, activity: { logger.debug("config refresh: \($0)") })
@@ -114,7 +114,7 @@ struct AppEnvironment {
     /// The config URL to fetch, and why `$TIDINGS_CONFIG_URL` could not be used (it matters only
     /// where a fetch would use it: the bundled default's URL stands in meanwhile).
     private static func chooseConfigURL(flag: String?, environment: [String: String], defaults: AppConfig)
-        throws(ConfigError) -> (ConfigURLSelection, String?)
+        throws(ConfigError) -> (ConfigURLSelection?, String?)
     {
         do {
             return (try ConfigURLSelection.choose(flag: flag, environment: environment, bundled: defaults), nil)

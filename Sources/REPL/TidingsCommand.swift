@@ -240,7 +240,7 @@ struct Invocation: Equatable {
             // waits for it to wind down: exiting while a request thread is still inside libcurl
             // runs OpenSSL's exit-time cleanup under that thread's feet.
             let config = app.config
-            let fetches = app.configURLProblem == nil
+            let fetches = app.configURLProblem == nil && config.configURL != nil
             let background = Task.detached(priority: .background) {
                 if fetches { _ = await config.refresh(force: false) }
             }

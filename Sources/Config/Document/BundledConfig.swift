@@ -22,7 +22,6 @@ public enum BundledConfig {
     /// bundle: an installed `tidings` is one file, and a bundle lookup cost every start 0.5 ms.
     public static let document = """
         {
-          "configURL": "http://127.0.0.1:18080/tidings/config.json",
           "minVersion": "1.0.0",
           "refreshIntervalMinutes": 720,
           "maxConcurrentRefreshes": 8,

@@ -2,7 +2,8 @@ public import Foundation
 public import Models
 
 /// The config URL an operator chose: `--config-url`, else `$TIDINGS_CONFIG_URL`, else the
-/// bundled default's `configURL`.
+/// bundled default's `configURL` when it names one (the shipped default names none: a new
+/// user's program has no remote source and runs on its bundled values).
 public struct ConfigURLSelection: Sendable, Hashable {
     /// Where the choice came from.
     public enum Origin: String, Sendable, Hashable {
@@ -26,20 +27,20 @@ public struct ConfigURLSelection: Sendable, Hashable {
     }
 
     /// Applies the precedence flag > environment > bundled; an empty flag or variable counts
-    /// as unset.
+    /// as unset. Returns `nil` when none of them names a URL: there is no remote source.
     ///
     /// - Throws: `ConfigError.invalidConfigURL` when the chosen text is not an http, https or
-    ///   file URL, or `.invalidDocument` when nothing is set and the bundled default has no
-    ///   `configURL`.
+    ///   file URL, or `.invalidDocument` when the bundled default's `configURL` is not a string.
     public static func choose(
         flag: String?, environment: [String: String], bundled: AppConfig
-    ) throws(ConfigError) -> ConfigURLSelection {
+    ) throws(ConfigError) -> ConfigURLSelection? {
         if let flag, !flag.isEmpty { return try parse(flag, origin: .flag) }
         if let variable = environment["TIDINGS_CONFIG_URL"], !variable.isEmpty {
             return try parse(variable, origin: .environment)
         }
-        guard let text = bundled["configURL"]?.stringValue else {
-            throw .invalidDocument(source: "bundled default", detail: "configURL: missing key")
+        guard let value = bundled["configURL"], value != .null else { return nil }
+        guard let text = value.stringValue else {
+            throw .invalidDocument(source: "bundled default", detail: "configURL: expected a URL string")
         }
         return try parse(text, origin: .bundled)
     }

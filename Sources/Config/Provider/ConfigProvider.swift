@@ -19,8 +19,9 @@ import Synchronization
 /// Reading (`current`, `value(forKey:)`, `isEnabled(feature:)`, …) is synchronous and never
 /// waits for a refresh.
 public actor ConfigProvider {
-    /// Where the configuration is fetched from.
-    public nonisolated let configURL: URL
+    /// Where the configuration is fetched from; `nil` when there is no remote source (a refresh
+    /// then fails with `ConfigError.noRemoteSource` and records nothing).
+    public nonisolated let configURL: URL?
     /// This installation's id, which places it in rollouts.
     public nonisolated let installationID: String
     /// Why the cached copy could not be used at start-up, when it could not (the bundled
@@ -65,7 +66,7 @@ public actor ConfigProvider {
     ///   - now: the clock.
     ///   - activity: told when a refresh starts, is joined and ends (for diagnostics).
     public init(
-        configURL: URL, defaults: AppConfig, cached: CachedConfig?, cacheProblem: ConfigError? = nil,
+        configURL: URL?, defaults: AppConfig, cached: CachedConfig?, cacheProblem: ConfigError? = nil,
         local: any LocalConfigLoading, remote: any RemoteConfigLoading, installationID: String,
         minimumFetchInterval: TimeInterval = 12 * 3600, now: @escaping @Sendable () -> Date = { Date() },
         activity: (@Sendable (ConfigRefreshActivity) -> Void)? = nil
@@ -98,7 +99,7 @@ public actor ConfigProvider {
     /// Reads the cache through `local` and creates the provider from it: a missing cache
     /// starts from `defaults`; an unreadable or invalid one too, reported by `cacheProblem`.
     public static func start(
-        configURL: URL, defaults: AppConfig, local: any LocalConfigLoading, remote: any RemoteConfigLoading,
+        configURL: URL?, defaults: AppConfig, local: any LocalConfigLoading, remote: any RemoteConfigLoading,
         installationID: String, minimumFetchInterval: TimeInterval = 12 * 3600,
         now: @escaping @Sendable () -> Date = { Date() }, activity: (@Sendable (ConfigRefreshActivity) -> Void)? = nil
     ) async -> ConfigProvider {
@@ -122,6 +123,7 @@ public actor ConfigProvider {
             await inFlight.finished()
         }
         if Task.isCancelled { return .failed(.cancelled) }
+        guard configURL != nil else { return .failed(.noRemoteSource) }
         if let inFlight {
             activity?(.joined)
             return await inFlight.outcome()
@@ -148,6 +150,7 @@ public actor ConfigProvider {
         defer { if inFlight?.number == number { inFlight = nil } }
         // Validators go only to the URL the document in hand came from: another server's 304
         // would confirm a document it never sent.
+        guard let configURL else { return .failed(.noRemoteSource) }
         let sameSource = active?.sourceURL == configURL
         let validators = ConfigValidators(
             etag: sameSource ? active?.etag : nil, lastModified: sameSource ? active?.lastModified : nil)

@@ -38,7 +38,7 @@ struct ConfigCommands {
         let required = provider.isUpdateRequired(appVersion: context.appVersion)
         let minimum = provider.minVersion?.description
         var lines = [table.render(context.display), ""]
-        lines.append("config url:      \(provider.configURL.absoluteString)")
+        lines.append("config url:      \(provider.configURL?.absoluteString ?? "none (the bundled values are in force)")")
         lines.append(
             "minimum version: \(minimum ?? "none")" + (provider.minVersionProblem.map { " (\($0))" } ?? ""))
         lines.append(
@@ -59,7 +59,7 @@ struct ConfigCommands {
                     .object(["key": .string($0.key), "value": $0.value, "source": .string($0.source.rawValue)])
                 }),
             "min_version": .string(minimum), "app_version": .string(context.appVersion.description),
-            "update_required": .bool(required), "config_url": .string(provider.configURL.absoluteString),
+            "update_required": .bool(required), "config_url": .string(provider.configURL?.absoluteString),
             "last_refresh": lastAttempt.map { .object(["at": .date($0.at), "result": .string($0.result)]) }
                 ?? .null,
         ])

@@ -45,13 +45,15 @@ struct ConfigDocumentTests {
             flag: "http://127.0.0.1:9/c.json", environment: environment, bundled: bundled)
         #expect(flag == ConfigURLSelection(url: URL(string: "http://127.0.0.1:9/c.json")!, origin: .flag))
         let fromEnvironment = try ConfigURLSelection.choose(flag: nil, environment: environment, bundled: bundled)
-        #expect(fromEnvironment.url.absoluteString == "https://env.example/c.json")
-        #expect(fromEnvironment.origin == .environment)
+        #expect(fromEnvironment?.url.absoluteString == "https://env.example/c.json")
+        #expect(fromEnvironment?.origin == .environment)
         let fromDefault = try ConfigURLSelection.choose(
             flag: "", environment: ["TIDINGS_CONFIG_URL": ""], bundled: bundled)
         #expect(fromDefault == ConfigURLSelection(url: Fixture.url, origin: .bundled))
         let file = try ConfigURLSelection.choose(flag: "file:///tmp/c.json", environment: [:], bundled: bundled)
-        #expect(file.url.isFileURL)
+        #expect(file?.url.isFileURL == true)
+        // Nothing set anywhere: no remote source, not an error.
+        #expect(try ConfigURLSelection.choose(flag: "", environment: [:], bundled: AppConfig(values: [:])) == nil)
     }
 
     @Test("a config URL that is not http, https or file is refused, naming where it came from")
@@ -64,7 +66,7 @@ struct ConfigDocumentTests {
             try ConfigURLSelection.choose(flag: "no scheme", environment: [:], bundled: Fixture.defaults)
         }
         #expect(throws: ConfigError.self) {
-            try ConfigURLSelection.choose(flag: nil, environment: [:], bundled: AppConfig(values: [:]))
+            try ConfigURLSelection.choose(flag: nil, environment: [:], bundled: AppConfig(values: ["configURL": .integer(3)]))
         }
     }
 }

@@ -199,6 +199,25 @@ struct ExecutableTests {
         }
     }
 
+    @Test("with no config URL set, config show says there is no remote source without an error; refresh says why")
+    func noConfigURL() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["TIDINGS_CONFIG_URL": ""]
+        let show = try TidingsBinary.run(["--home", home.path, "-c", "config show"], environment: environment)
+        #expect(show.status == 0 && show.err.isEmpty, "\(show.err)")
+        #expect(show.out.contains("config url:      none (the bundled values are in force)"), "\(show.out)")
+        #expect(show.out.contains("last refresh:    never") && !show.out.contains("404"), "\(show.out)")
+        let json = try TidingsBinary.run(["--home", home.path, "--json", "-c", "config show"], environment: environment)
+        let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+        #expect(object?["config_url"] is NSNull && object?["last_refresh"] is NSNull, "\(json.out)")
+        let refresh = try TidingsBinary.run(["--home", home.path, "-c", "config refresh"], environment: environment)
+        #expect(refresh.status == 1)
+        #expect(refresh.err.contains("no remote configuration source is set"), "\(refresh.err)")
+        let again = try TidingsBinary.run(["--home", home.path, "-c", "config show"], environment: environment)
+        #expect(again.out.contains("last refresh:    never"), "a refresh with nothing to fetch is not an attempt")
+    }
+
     @Test("a malformed TIDINGS_CONFIG_URL is an error only where a fetch would use it (config refresh)")
     func badConfigURLFromTheEnvironment() throws {
         let home = try temporaryHome()
