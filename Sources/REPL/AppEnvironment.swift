@@ -50,7 +50,7 @@ struct AppEnvironment {
         calendar: Calendar = .autoupdatingCurrent
     ) async throws(SetupError) -> AppEnvironment {
         do {
-            try FileManager.default.createDirectory(at: home.directory, withIntermediateDirectories: true)
+            try PrivateFiles.prepareHome(home)
         } catch {
             throw SetupError(
                 description: "cannot create the home directory \(home.directory.path): \(error.localizedDescription)")
@@ -61,6 +61,7 @@ struct AppEnvironment {
         let configURLProblem: String?
         let installation: String
         do {
+            PrivateFiles.createDatabase(at: home.databaseURL)
             store = try LocalStore.open(path: home.databaseURL.path)
             defaults = try BundledConfig.load()
             (selection, configURLProblem) = try chooseConfigURL(
@@ -69,6 +70,7 @@ struct AppEnvironment {
         } catch {
             throw SetupError(description: error.localizedDescription)
         }
+        PrivateFiles.tightenFiles(of: home)
         let config = await ConfigProvider.start(
             configURL: selection?.url, defaults: defaults,
             local: StorageConfigCache(repository: ConfigCacheRepository(database: store.database)),

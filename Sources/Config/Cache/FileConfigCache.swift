@@ -114,13 +114,21 @@ public struct FileConfigCache: LocalConfigLoading {
 /// Whole-file writes that never leave half a file behind.
 enum AtomicFile {
     /// Writes `data` to a temporary file next to `url`, flushes it, and renames it over `url`
-    /// (creating the directory when needed).
+    /// (creating the directory when needed). A symbolic link is written through (its target is
+    /// replaced, the link stays); a replaced file keeps its mode, and a new one is private to
+    /// the user (0600): the files written here (a cached configuration, the installation id)
+    /// are the user's own data.
     static func write(_ data: Data, to url: URL) throws {
+        let url = url.resolvingSymlinksInPath()
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let existingMode = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? Int
         do {
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary.path, contents: nil, attributes: [.posixPermissions: existingMode ?? 0o600])
+            else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
             }
             let handle = try FileHandle(forWritingTo: temporary)

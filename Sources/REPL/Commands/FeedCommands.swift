@@ -223,12 +223,14 @@ struct FeedCommands {
         let data = try await context.feeds.exportOPML()
         let count = try await context.feeds.subscriptions().count
         do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileOutput.write(data, to: path)
         } catch {
-            throw FeedError.file("cannot write", path, error)
+            throw FeedError.file("cannot write \(path): \(error.reason)")
         }
+        // Exported to standard output, the OPML document is the whole output.
+        let toStandardOutput = path == "-" || path == "/dev/stdout"
         return CommandOutput(
-            text: "exported \(counted(count, "feed")) to \(path)",
+            text: toStandardOutput ? "" : "exported \(counted(count, "feed")) to \(path)",
             json: .object(["exported": .int(count), "path": .string(path)]))
     }
 

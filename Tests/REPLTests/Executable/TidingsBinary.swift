@@ -32,15 +32,22 @@ enum TidingsBinary {
     }
 
     /// Runs the binary with `arguments`, feeding `input` on standard input (a pipe, so not a
-    /// terminal), and waits for it to exit.
+    /// terminal), and waits for it to exit. With `umask`, it runs under that umask (set by a
+    /// shell that then execs it), whatever this process's is.
     static func run(
-        _ arguments: [String], input: String = "", environment: [String: String] = [:], directory: URL? = nil
+        _ arguments: [String], input: String = "", environment: [String: String] = [:], directory: URL? = nil,
+        umask mask: String? = nil
     ) throws -> Result {
         let process = Process()
         if let directory { process.currentDirectoryURL = directory }
         let binary = try #require(url, "the tidings executable was not built")
-        process.executableURL = binary
-        process.arguments = arguments
+        if let mask {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "umask \(mask) && exec \"$0\" \"$@\"", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "TIDINGS_HOME")
         env.merge(environment) { _, new in new }

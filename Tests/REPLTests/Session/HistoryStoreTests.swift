@@ -30,6 +30,43 @@ struct HistoryStoreTests {
         #expect(HistoryStore(fileURL: file).entries == ["help", #"task add "Take out the bins""#])
     }
 
+    @Test("a line holding a credential is not kept, in memory or on disk; ordinary lines are")
+    func leavesOutCredentials() throws {
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let history = HistoryStore(fileURL: file)
+        let secrets = [
+            "task sync setup http://alice:SECRET@127.0.0.1:5232/alice/chores/",
+            "feed add https://bob:hunter2@feeds.example/rss",
+            "feed add bob:hunter2@feeds.example/rss",
+            "task sync setup https://dav.example/c/ --user alice --password SECRET",
+            "task add call TIDINGS_CALDAV_PASSWORD=SECRET",
+            "feed add https://x.example/feed?token=abc123",
+            "feed add https://x.example/feed?api_key=abc123",
+            #"feed add "https://x.example/f" Authorization: Basic YWxpY2U6U0VDUkVU"#,
+        ]
+        for line in secrets { #expect(!history.add(line), "\(line)") }
+        let ordinary = [
+            "task sync setup https://alice@dav.example/alice/chores/", "feed add https://x.example/feed?page=2",
+            "task add \"Call plumber\" --due 2026-11-27T09:30", "items --search \"bypass: the road\"",
+            "feed add https://[::1]:8080/feed.xml",
+        ]
+        for line in ordinary { #expect(history.add(line), "\(line)") }
+        #expect(history.entries == ordinary)
+        let saved = try String(contentsOf: file, encoding: .utf8)
+        #expect(!saved.contains("SECRET") && !saved.contains("hunter2") && !saved.contains("abc123"))
+    }
+
+    @Test("a new history file is private to the user (0600) whatever the umask; an existing one keeps its mode")
+    func privateFile() throws {
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        HistoryStore(fileURL: file).add("help")
+        #expect((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) == 0o600)
+    }
+
     @Test("the history is bounded, dropping the oldest entries")
     func bounded() {
         let file = temporaryFile()
