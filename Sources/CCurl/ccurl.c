@@ -10,7 +10,7 @@
 
 // libcurl's stable ABI (curl.h): option numbers are type base + index.
 enum {
-    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_USERAGENT = 10018,
+    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_PROXY = 10004, OPT_ERRORBUFFER = 10010, OPT_USERAGENT = 10018,
     OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_CUSTOMREQUEST = 10036, OPT_XFERINFODATA = 10057,
     OPT_ACCEPT_ENCODING = 10102, OPT_POSTFIELDS = 10015, OPT_WRITEFUNCTION = 20011, OPT_HEADERFUNCTION = 20079,
     OPT_XFERINFOFUNCTION = 20219, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_NOPROGRESS = 43, OPT_NOBODY = 44,
@@ -277,22 +277,22 @@ int tidings_http_active(void) { return atomic_load(&active_exchanges); }
 static void perform(
     tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
     const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
-    const char *user_agent, tidings_http_result *result);
+    const char *user_agent, int direct, tidings_http_result *result);
 
 void tidings_http_perform(
     tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
     const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
-    const char *user_agent, tidings_http_result *result) {
+    const char *user_agent, int direct, tidings_http_result *result) {
     atomic_fetch_add(&active_exchanges, 1);
     perform(client, request, host, method, url, headers, count, body, body_length, timeout_ms, max_body, user_agent,
-            result);
+            direct, result);
     atomic_fetch_sub(&active_exchanges, 1);
 }
 
 static void perform(
     tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
     const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
-    const char *user_agent, tidings_http_result *result) {
+    const char *user_agent, int direct, tidings_http_result *result) {
     memset(result, 0, sizeof *result);
     pthread_once(&load_once, load);
     if (!curl.loaded) {
@@ -320,6 +320,9 @@ static void perform(
         curl.easy_setopt(handle, OPT_REDIR_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
     }
     curl.easy_setopt(handle, OPT_URL, url);
+    // Set on every exchange, as handles are reused: "" is no proxy at all, NULL libcurl's
+    // default (the proxy variables of the environment, and no_proxy).
+    curl.easy_setopt(handle, OPT_PROXY, direct ? "" : (const char *)NULL);
     curl.easy_setopt(handle, OPT_NOSIGNAL, 1L);
     curl.easy_setopt(handle, OPT_FOLLOWLOCATION, 0L);
     curl.easy_setopt(handle, OPT_ACCEPT_ENCODING, "");

@@ -23,6 +23,9 @@ public final class URLSessionTransport: HTTPTransport {
 
     private let configuration: Configuration
     private let session: URLSession
+    /// The session for requests that `ProxyRoute` sends directly: it names no proxy at all,
+    /// so neither the system's proxy settings nor the environment's apply.
+    private let directSession: URLSession
     private let exchanges: SessionDelegate
     private let hosts: HostLimiter
 
@@ -45,11 +48,15 @@ public final class URLSessionTransport: HTTPTransport {
         hosts = HostLimiter(limit: configuration.maxConnectionsPerHost)
         exchanges = SessionDelegate()
         session = URLSession(configuration: settings, delegate: exchanges, delegateQueue: nil)
+        let direct = settings.copy() as? URLSessionConfiguration ?? settings
+        direct.connectionProxyDictionary = [:]
+        directSession = URLSession(configuration: direct, delegate: exchanges, delegateQueue: nil)
     }
 
     deinit {
         // The session holds its delegate until it is invalidated.
         session.finishTasksAndInvalidate()
+        directSession.finishTasksAndInvalidate()
     }
 
     /// Sends one request; redirects come back as 3xx responses. It waits (without holding a
@@ -73,7 +80,8 @@ public final class URLSessionTransport: HTTPTransport {
     /// Performs `request`, with a slot for its host already taken.
     private func exchange(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
         let timeout = max(0.001, request.timeout ?? configuration.timeout)
-        let task = session.dataTask(with: urlRequest(for: request, timeout: timeout))
+        let task = (ProxyRoute.goesDirect(request) ? directSession : session).dataTask(
+            with: urlRequest(for: request, timeout: timeout))
         let exchange = SessionExchange(url: request.url, maxBodySize: configuration.maxBodySize)
         exchanges.register(exchange, for: task)
         // The whole exchange's deadline (URLSession's own timeouts only bound the silences).

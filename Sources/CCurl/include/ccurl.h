@@ -64,10 +64,12 @@ void tidings_http_request_free(tidings_http_request *request);
 /// comes back). `headers` are `count` "Name: value" lines. `host` names the URL's origin
 /// ("scheme://host:port"): a handle the client kept from an exchange with the same origin is
 /// used, so its open connection is reused; exchanges running at once each have their own.
+/// `direct` non-zero: no proxy, whatever the environment says (`http_proxy`, `https_proxy`,
+/// `ALL_PROXY`); zero: libcurl's own rules (those variables and `no_proxy`).
 void tidings_http_perform(
     tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
     const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
-    const char *user_agent, tidings_http_result *result);
+    const char *user_agent, int direct, tidings_http_result *result);
 
 /// How many exchanges are inside `tidings_http_perform` now, on any thread. A process must not
 /// exit while one is: the exit-time cleanup of OpenSSL would run under its feet.

@@ -1,4 +1,5 @@
 package import Foundation
+internal import Networking
 
 /// A CalDAV account's user and password. The password is read when it is needed, from
 /// `$TIDINGS_CALDAV_PASSWORD` or `~/.netrc`, and is never stored, printed or written as JSON:
@@ -44,18 +45,9 @@ package struct CalDAVCredentials: Sendable, Equatable, CustomStringConvertible {
     package static func mayCarryCredentials(_ url: URL) -> Bool {
         switch url.scheme?.lowercased() {
         case "https": return url.host != nil
-        case "http": return url.host.map(isLoopback) ?? false
+        case "http": return url.host.map(ProxyRoute.isLoopback) ?? false
         default: return false
         }
-    }
-
-    private static func isLoopback(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
-        // A dotted IPv4 address in 127.0.0.0/8, written in full (`127.0.0.1`, not `127.1`).
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        let values = octets.compactMap { $0.count <= 3 && $0.allSatisfy(\.isNumber) ? UInt8($0) : nil }
-        return octets.count == 4 && values.count == 4 && values[0] == 127
     }
 }
 

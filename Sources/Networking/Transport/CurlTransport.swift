@@ -123,7 +123,8 @@
                         clientPointer, handle, origin, request.method.rawValue, request.url.absoluteString,
                         headers.baseAddress, headers.count,
                         request.body == nil ? nil : bytes.baseAddress, bytes.count, Int(max(1, timeout * 1000)),
-                        configuration.maxBodySize, configuration.userAgent, &result)
+                        configuration.maxBodySize, configuration.userAgent, ProxyRoute.goesDirect(request) ? 1 : 0,
+                        &result)
                 }
             }
             defer { tidings_http_result_free(&result) }

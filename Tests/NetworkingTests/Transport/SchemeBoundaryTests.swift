@@ -104,7 +104,7 @@ struct SchemeBoundaryTests {
             guard let handle = tidings_http_request_new() else { return (-1, "no handle", Data()) }
             defer { tidings_http_request_free(handle) }
             var result = tidings_http_result()
-            tidings_http_perform(client, handle, url, "GET", url, nil, 0, nil, 0, 3000, 1_000_000, "test", &result)
+            tidings_http_perform(client, handle, url, "GET", url, nil, 0, nil, 0, 3000, 1_000_000, "test", 0, &result)
             defer { tidings_http_result_free(&result) }
             let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             let body = result.body.map { Data(bytes: $0, count: result.body_length) } ?? Data()
