@@ -83,6 +83,9 @@ final class Completer: Sendable {
     /// The files and directories `prefix` starts to name (`~` expanded), directories with a
     /// trailing `/`; hidden ones only when `prefix` names them. Spaces, quotes and backslashes
     /// in the names are escaped with a backslash, so the completed word reads back as one word.
+    /// A name the output boundary would change (an escape sequence, a control, bidi or C1
+    /// character) is left out: libedit shows and inserts candidates as they are, so such a name
+    /// would drive the terminal, and it cannot be typed back anyway.
     static func paths(matching prefix: String) -> [String] {
         let unescaped = (try? CommandLineTokenizer.words(prefix).first) ?? prefix
         let typed = unescaped == "~" ? "~/" : unescaped
@@ -91,7 +94,10 @@ final class Completer: Sendable {
         let stem = String(typed[cut...])
         let directory = typedDirectory.isEmpty ? "." : (typedDirectory as NSString).expandingTildeInPath
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        return names.filter { $0.hasPrefix(stem) && (!$0.hasPrefix(".") || stem.hasPrefix(".")) }.sorted().map {
+        let shown = names.filter {
+            $0.hasPrefix(stem) && (!$0.hasPrefix(".") || stem.hasPrefix(".")) && TerminalText.sanitized($0) == $0
+        }
+        return shown.sorted().map {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: directory + "/" + $0, isDirectory: &isDirectory)
             return escaped(typedDirectory + $0) + (exists && isDirectory.boolValue ? "/" : "")

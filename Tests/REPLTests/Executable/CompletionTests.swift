@@ -50,6 +50,29 @@ struct TerminalCompletionTests {
         }
     }
 
+    @Test("file names holding escape sequences and controls are never sent to the terminal by completion")
+    func hostileFileNames() async throws {
+        try await withSiteAndHome { site, home in
+            let hostile = [
+                "\u{1B}]0;PWNED\u{07}a.xml", "\u{1B}[2Jb.xml", "c\u{07}.xml", "d\u{202E}lmx.xml", "e\u{9B}31m.xml",
+            ]
+            for name in hostile + ["plain.xml"] {
+                FileManager.default.createFile(atPath: site.appendingPathComponent(name).path, contents: Data())
+            }
+            let terminal = try TerminalSession(arguments: ["--home", home.path])
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("feed import \(site.path)/\t\t")
+            #expect(terminal.waitFor("plain.xml"), "\(terminal.transcript)")
+            terminal.type("\u{15}help\r")  // Ctrl-U drops the line
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("quit\r")
+            #expect(terminal.exitStatus() == 0)
+            for marker in ["PWNED", "\u{1B}[2Jb", "c\u{07}", "\u{202E}", "\u{9B}"] {  // BEL alone is libedit's own bell
+                #expect(!terminal.transcript.contains(marker), "\(marker.unicodeScalars.map(\.value))")
+            }
+        }
+    }
+
     @Test("with standard input a terminal and standard output a pipe, the prompt and editing use the terminal")
     func outputToAPipe() async throws {
         try await withSiteAndHome { _, home in
