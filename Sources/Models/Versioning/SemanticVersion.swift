@@ -4,13 +4,17 @@ import Foundation
 ///
 /// Missing components count as zero, so `1.0` equals `1.0.0`; a leading `v` is accepted;
 /// a pre-release sorts before its release; build metadata is kept but never compared.
+/// Numeric identifiers have no bound (as SemVer says): `99999999999999999999.0.0` is a version,
+/// compared digit by digit; `major`, `minor` and `patch` saturate at `Int.max` for such a one.
 public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The major component.
-    public let major: Int
-    /// The minor component (0 when the string omitted it).
-    public let minor: Int
-    /// The patch component (0 when the string omitted it).
-    public let patch: Int
+    /// The major component (`Int.max` when it is larger).
+    public var major: Int { Self.saturated(digits[0]) }
+    /// The minor component (0 when the string omitted it; `Int.max` when it is larger).
+    public var minor: Int { Self.saturated(digits[1]) }
+    /// The patch component (0 when the string omitted it; `Int.max` when it is larger).
+    public var patch: Int { Self.saturated(digits[2]) }
+    /// Major, minor and patch as decimal digits without leading zeros ("0" for zero).
+    private let digits: [String]
     /// The dot-separated pre-release identifiers (`["beta", "1"]` for `-beta.1`).
     public let prerelease: [String]
     /// The dot-separated build metadata identifiers; ignored for precedence.
@@ -18,9 +22,11 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
 
     /// Creates a version from its components.
     public init(major: Int, minor: Int = 0, patch: Int = 0, prerelease: [String] = [], build: [String] = []) {
-        self.major = major
-        self.minor = minor
-        self.patch = patch
+        self.init(digits: [major, minor, patch].map { String(max(0, $0)) }, prerelease: prerelease, build: build)
+    }
+
+    private init(digits: [String], prerelease: [String], build: [String]) {
+        self.digits = digits
         self.prerelease = prerelease
         self.build = build
     }
@@ -49,20 +55,18 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         }
         let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count) else { throw .invalidVersion(string) }
-        var numbers: [Int] = []
+        var numbers: [String] = []
         for part in parts {
-            guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(part) else {
-                throw .invalidVersion(string)
-            }
-            numbers.append(value)
+            guard Self.isNumeric(part) else { throw .invalidVersion(string) }
+            numbers.append(Self.withoutLeadingZeros(part))
         }
-        while numbers.count < 3 { numbers.append(0) }
-        self.init(major: numbers[0], minor: numbers[1], patch: numbers[2], prerelease: prerelease, build: build)
+        while numbers.count < 3 { numbers.append("0") }
+        self.init(digits: numbers, prerelease: prerelease, build: build)
     }
 
     /// The normalised form, `MAJOR.MINOR.PATCH[-PRERELEASE][+BUILD]`.
     public var description: String {
-        var text = "\(major).\(minor).\(patch)"
+        var text = digits.joined(separator: ".")
         if !prerelease.isEmpty { text += "-" + prerelease.joined(separator: ".") }
         if !build.isEmpty { text += "+" + build.joined(separator: ".") }
         return text
@@ -73,23 +77,20 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
 
     /// Equal when the numbers and pre-release identifiers match; build metadata is ignored.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.major == rhs.major && lhs.minor == rhs.minor && lhs.patch == rhs.patch
-            && lhs.prerelease == rhs.prerelease
+        lhs.digits == rhs.digits && lhs.prerelease == rhs.prerelease
     }
 
     /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(major)
-        hasher.combine(minor)
-        hasher.combine(patch)
+        hasher.combine(digits)
         hasher.combine(prerelease)
     }
 
     /// SemVer 2.0.0 precedence.
     public static func < (lhs: Self, rhs: Self) -> Bool {
-        if lhs.major != rhs.major { return lhs.major < rhs.major }
-        if lhs.minor != rhs.minor { return lhs.minor < rhs.minor }
-        if lhs.patch != rhs.patch { return lhs.patch < rhs.patch }
+        for (left, right) in zip(lhs.digits, rhs.digits) where left != right {
+            return Self.number(left, isBelow: right)
+        }
         switch (lhs.prerelease.isEmpty, rhs.prerelease.isEmpty) {
         case (true, true), (true, false): return false
         case (false, true): return true
@@ -103,13 +104,32 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
 
     /// SemVer rule 11: numeric identifiers compare numerically and sort before alphanumeric ones.
     private static func identifier(_ left: String, precedes right: String) -> Bool {
-        switch (Int(left), Int(right)) {
-        case let (l?, r?): l < r
-        case (.some, nil): true
-        case (nil, .some): false
-        case (nil, nil): left < right
+        switch (isNumeric(Substring(left)), isNumeric(Substring(right))) {
+        case (true, true): number(withoutLeadingZeros(Substring(left)), isBelow: withoutLeadingZeros(Substring(right)))
+        case (true, false): true
+        case (false, true): false
+        case (false, false): left < right
         }
     }
+
+    /// Whether `text` is a numeric identifier: ASCII digits only, of any length.
+    private static func isNumeric(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// `text`'s digits without leading zeros ("0" for zero).
+    private static func withoutLeadingZeros(_ text: Substring) -> String {
+        let trimmed = text.drop { $0 == "0" }
+        return trimmed.isEmpty ? "0" : String(trimmed)
+    }
+
+    /// Numeric order of two numbers written without leading zeros: the longer is the larger.
+    private static func number(_ left: String, isBelow right: String) -> Bool {
+        left.utf8.count != right.utf8.count ? left.utf8.count < right.utf8.count : left < right
+    }
+
+    /// The number as an `Int`, or `Int.max` when it is larger.
+    private static func saturated(_ digits: String) -> Int { Int(digits) ?? Int.max }
 
     private static func isValidIdentifier(_ identifier: String) -> Bool {
         !identifier.isEmpty

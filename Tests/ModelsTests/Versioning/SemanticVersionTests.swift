@@ -53,6 +53,22 @@ struct SemanticVersionTests {
         #expect(ordered.shuffled().sorted() == ordered)
     }
 
+    @Test("numeric identifiers of any length are numbers: compared digit by digit, never refused")
+    func unboundedNumbers() throws {
+        let huge = try SemanticVersion("99999999999999999999.0.0")
+        #expect(huge.description == "99999999999999999999.0.0")
+        #expect(try SemanticVersion("1.0.0") < huge)
+        #expect(try SemanticVersion("9223372036854775807.0.0") < huge)
+        #expect(try huge < SemanticVersion("100000000000000000000.0.0"))
+        #expect(huge.major == Int.max)
+        let minor = try SemanticVersion("1.99999999999999999999.0")
+        #expect(try SemanticVersion("1.2.0") < minor)
+        #expect(try minor < SemanticVersion("2.0.0"))
+        #expect(try SemanticVersion("1.0.0-99999999999999999999") > SemanticVersion("1.0.0-9"))
+        #expect(try SemanticVersion("1.0.0-99999999999999999999") < SemanticVersion("1.0.0-alpha"))
+        #expect(try SemanticVersion("01.002.0") == SemanticVersion("1.2.0"))
+    }
+
     @Test("build metadata does not affect precedence or equality")
     func buildMetadataIgnored() throws {
         #expect(try SemanticVersion("1.0.0+a") == SemanticVersion("1.0.0+b"))

@@ -218,6 +218,25 @@ struct ExecutableTests {
         #expect(again.out.contains("last refresh:    never"), "a refresh with nothing to fetch is not an attempt")
     }
 
+    @Test("a minimum version with numbers past 64 bits is a version: the gate holds (exit 3), it does not fail open")
+    func hugeMinimumVersion() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        for version in ["99999999999999999999.0.0", "1.99999999999999999999.0"] {
+            let served = home.appendingPathComponent("config.json")
+            try Data(#"{"minVersion": "\#(version)"}"#.utf8).write(to: served)
+            let run = try TidingsBinary.run([
+                "--home", home.path, "--config-url", served.absoluteString, "--app-version", "1.5.0",
+                "-c", "config refresh", "-c", "task list",
+            ])
+            #expect(run.status == 3, "\(version): \(run.out) \(run.err)")
+            let show = try TidingsBinary.run([
+                "--home", home.path, "--config-url", served.absoluteString, "--app-version", "1.5.0", "-c", "config show",
+            ])
+            #expect(show.out.contains("minimum version: \(version)") && !show.out.contains("not a version"), "\(show.out)")
+        }
+    }
+
     @Test("a malformed TIDINGS_CONFIG_URL is an error only where a fetch would use it (config refresh)")
     func badConfigURLFromTheEnvironment() throws {
         let home = try temporaryHome()
