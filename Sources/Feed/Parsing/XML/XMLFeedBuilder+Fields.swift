@@ -46,7 +46,7 @@ extension XMLFeedBuilder {
         let inItem = item != nil
         if author != nil {
             switch element {
-            case .atomName: author?.name = value.collapsingWhitespace.nonEmpty
+            case .atomName: author?.name = RSSAuthor.plainName(value)
             case .atomEmail: author?.email = value.nonEmpty
             case .atomURI:
                 let uri = value.nonEmpty.map(resolvedURI)
@@ -117,7 +117,7 @@ extension XMLFeedBuilder {
                 if inItem { item?.authors.appendMerging(parsed) } else { channel.authors.appendMerging(parsed) }
             }
         case .itunesAuthor:
-            if let name = value.collapsingWhitespace.nonEmpty {
+            if let name = RSSAuthor.plainName(value) {
                 if inItem {
                     if item?.authors.isEmpty == true { item?.authors.appendMerging(Author(name: name)) }
                 } else if channel.authors.isEmpty {

@@ -102,48 +102,6 @@ extension XMLFeedBuilder {
     }
 }
 
-/// RSS `author` and `managingEditor`: `jo@example.com (Jo)`, `Jo <jo@example.com>`, an
-/// address, or a name.
-enum RSSAuthor {
-    // Byte searches for ASCII marks (an ASCII byte is never inside a longer character):
-    // `String.contains` and `trimmingCharacters(in:)` went through Foundation's bridging and
-    // took a twentieth of reading a feed whose every item has an author.
-    static func parse(_ text: String) -> Author? {
-        let value = text.collapsingWhitespace
-        guard !value.isEmpty else { return nil }
-        let bytes = value.utf8
-        func isAddress(_ part: Substring) -> Bool { part.utf8.contains(0x40) && !part.utf8.contains(0x20) }
-        if let open = bytes.firstIndex(of: UInt8(ascii: "(")), bytes.last == UInt8(ascii: ")") {
-            let outside = trimmed(value[..<open])
-            let inside = trimmed(value[value.index(after: open)..<value.index(before: value.endIndex)])
-            // `jo@example.com (Jo)` as RSS asks, `Jo (jo@example.com)` as many write it; a name
-            // with a remark in parentheses and no address stays whole.
-            if isAddress(outside) { return Author(name: String(inside).nonEmpty, email: String(outside)) }
-            if isAddress(inside) { return Author(name: String(outside).nonEmpty, email: String(inside)) }
-            return Author(name: value)
-        }
-        if let open = bytes.firstIndex(of: UInt8(ascii: "<")), bytes.last == UInt8(ascii: ">") {
-            let name = trimmed(value[..<open])
-            let email = trimmed(value[value.index(after: open)..<value.index(before: value.endIndex)])
-            return Author(name: String(name).nonEmpty, email: String(email).nonEmpty)
-        }
-        return isAddress(value[...]) ? Author(email: value) : Author(name: value)
-    }
-
-    /// `text` without the white space (`CharacterSet.whitespaces`: space separators and tab)
-    /// at either end.
-    static func trimmed(_ text: Substring) -> Substring {
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
-        }
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-            let last = scalars.lastIndex(where: { !isSpace($0) })
-        else { return text[text.endIndex...] }
-        return Substring(scalars[first...last])
-    }
-}
-
 extension String {
     /// The string, or `nil` when it is empty.
     var nonEmpty: String? { isEmpty ? nil : self }
