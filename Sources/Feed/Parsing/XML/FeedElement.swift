@@ -25,6 +25,19 @@ enum FeedElement: UInt8 {
         }
     }
 
+    /// Elements read from their attributes alone (their text, if any, is ignored).
+    var isAttributeOnly: Bool {
+        switch self {
+        case .enclosure, .atomLink, .atomCategory, .mediaContent, .mediaThumbnail, .itunesImage, .itunesCategory:
+            true
+        default: false
+        }
+    }
+
+    /// Elements whose value is their text: child elements inside one are not fields of their
+    /// own, and their text is the element's (as a text construct's markup is kept as markup).
+    var isTextField: Bool { self != .other && !isContainer && !isAttributeOnly }
+
     /// Text constructs whose child elements are kept as markup (HTML inside an RSS title or
     /// description, Atom XHTML content).
     var keepsChildMarkup: Bool {

@@ -70,6 +70,11 @@ struct XMLFeedBuilder {
         var escapesText = false
         /// An Atom 0.3 text construct in base64 mode.
         var isBase64 = false
+        /// A text field whose child elements only add their text to it (`<guid><b>x</b></guid>`
+        /// is `x`), or such a child.
+        var absorbsChildren = false
+        /// A child of such a field: its text stays when it closes.
+        var isAbsorbed = false
     }
 
     init(names: InternedNames, documentURL: URL?) {
@@ -105,6 +110,13 @@ struct XMLFeedBuilder {
                     escapesText: top.escapesText))
             return
         }
+        if let top = stack.last, top.absorbsChildren {
+            parserStack.append(false)
+            stack.append(
+                Frame(
+                    local: local, element: .other, textStart: text.count, absorbsChildren: true, isAbsorbed: true))
+            return
+        }
         var element = names.element(local: local, namespace: namespace)
         if stack.isEmpty {
             let version = attributes.value(names.version)
@@ -119,6 +131,7 @@ struct XMLFeedBuilder {
                 attributes.value(names.lang, namespace: names.xmlNamespace)?.trimmedWhitespace.nonEmpty
         }
         var frame = Frame(local: local, element: element, textStart: text.count)
+        frame.absorbsChildren = element.isTextField && !element.keepsChildMarkup
         if let value = attributes.value(names.base, namespace: names.xmlNamespace),
             let url = URL(string: value.trimmedWhitespace, relativeTo: bases.last ?? documentURL)?.absoluteURL
         {
@@ -181,6 +194,7 @@ struct XMLFeedBuilder {
             writeEndTag(local: frame.local)
             return
         }
+        if frame.isAbsorbed { return }
         if stack.isEmpty { rootClosed = true }
         if ignoredDepth > 0 {
             ignoredDepth -= 1
