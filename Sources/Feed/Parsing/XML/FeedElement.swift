@@ -90,14 +90,8 @@ enum FeedElement: UInt8 {
                 ("tagline", .atomTagline), ("item", .entry),
             ]
         ),
-        (
-            XMLNamespace.rss10,
-            [("item", .item), ("title", .title), ("link", .link), ("description", .description), ("channel", .channel)]
-        ),
-        (
-            XMLNamespace.rss090,
-            [("item", .item), ("title", .title), ("link", .link), ("description", .description), ("channel", .channel)]
-        ),
+        (XMLNamespace.rss10, rdfNames),
+        (XMLNamespace.rss090, rdfNames),
         (XMLNamespace.rdf, [("RDF", .rdf)]),
         (
             XMLNamespace.dublinCore,
@@ -117,6 +111,11 @@ enum FeedElement: UInt8 {
         (XMLNamespace.itunesCapitalized, itunesNames),
     ]
 
+    /// RSS 1.0's and 0.90's elements (the channel's image and text input among them).
+    private static let rdfNames: [(String, FeedElement)] = [
+        ("item", .item), ("title", .title), ("link", .link), ("description", .description), ("channel", .channel),
+        ("image", .image), ("url", .url), ("textinput", .textInput), ("textInput", .textInput),
+    ]
     private static let mediaNames: [(String, FeedElement)] = [
         ("content", .mediaContent), ("thumbnail", .mediaThumbnail), ("category", .mediaCategory),
         ("title", .mediaTitle),
@@ -137,7 +136,7 @@ struct InternedNames {
 
     let xmlNamespace: Name
     let base, type, href, rel, length, url, isPermaLink, term, label, medium, fileSize, version: Name
-    let text, mode, about, lang, rdfNamespace, atom10Namespace, atom03Namespace, rssLocal, feedLocal: Name
+    let text, mode, about, resource, lang, rdfNamespace, atom10Namespace, atom03Namespace, rssLocal, feedLocal: Name
     /// A namespace read as another: the namespace of a root `<rss>` or `<feed>` that is not the
     /// one its format defines (Userland's RSS namespaces, Atom without or with a made-up one).
     private var alias: (from: Name?, to: Name?)?
@@ -150,11 +149,12 @@ struct InternedNames {
             let url = intern("url"), let isPermaLink = intern("isPermaLink"), let term = intern("term"),
             let label = intern("label"), let medium = intern("medium"), let fileSize = intern("fileSize"),
             let version = intern("version"), let text = intern("text"), let mode = intern("mode"),
-            let about = intern("about"), let lang = intern("lang"), let rdfNamespace = intern(XMLNamespace.rdf),
+            let about = intern("about"), let resource = intern("resource"), let lang = intern("lang"), let rdfNamespace = intern(XMLNamespace.rdf),
             let atom10Namespace = intern(XMLNamespace.atom10), let atom03Namespace = intern(XMLNamespace.atom03),
             let rssLocal = intern("rss"), let feedLocal = intern("feed")
         else { return nil }
-        (self.text, self.mode, self.about, self.lang, self.rdfNamespace) = (text, mode, about, lang, rdfNamespace)
+        (self.text, self.mode, self.about, self.resource, self.lang, self.rdfNamespace) =
+            (text, mode, about, resource, lang, rdfNamespace)
         (self.atom10Namespace, self.atom03Namespace, self.rssLocal, self.feedLocal) =
             (atom10Namespace, atom03Namespace, rssLocal, feedLocal)
         (self.xmlNamespace, self.base, self.type, self.href, self.rel, self.length) =

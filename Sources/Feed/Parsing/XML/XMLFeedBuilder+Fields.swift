@@ -33,6 +33,12 @@ extension XMLFeedBuilder {
             mediaEnclosure(attributes, isThumbnail: element == .mediaThumbnail)
         case .itunesCategory:
             if let term = attributes.value(names.text)?.trimmedWhitespace.nonEmpty { categories(append: term) }
+        case .image where item == nil:
+            // RSS 1.0: the channel's `<image rdf:resource="…">` names the image; the top-level
+            // `<image rdf:about="…">` then gives its `<url>` (read as RSS 2.0's is).
+            if channel.icon == nil, let reference = attributes.value(names.resource, namespace: names.rdfNamespace) {
+                channel.icon = resolve(reference)
+            }
         case .itunesImage:
             if item == nil, channel.icon == nil, let href = attributes.value(names.href) {
                 channel.icon = resolve(href)
