@@ -149,7 +149,12 @@ struct XMLFeedBuilder {
                 let isXHTML = type == "xhtml" || type == "application/xhtml+xml"
                 frame.isMarkup = isXHTML || type == "html" || type == "text/html"
                 frame.escapesText = isXHTML
-                frame.isBase64 = mode == "base64" || Self.isBinary(type)
+                // Base64: Atom 0.3's mode says so (or its media type is binary); in Atom 1.0
+                // only `content` with a media type that is neither text nor XML is base64
+                // (RFC 4287, 4.1.3.3): a text construct of a type it does not know is text.
+                frame.isBase64 =
+                    mode == "base64"
+                    || ((format == .atom03 || element == .atomContent) && Self.isBinary(type))
             }
             start(element, attributes: attributes)
         }
@@ -273,8 +278,8 @@ struct XMLFeedBuilder {
         }
     }
 
-    /// Whether an Atom text construct's `type` is a media type that is neither text nor XML,
-    /// whose content is then base64 (RFC 4287, 4.1.3.3).
+    /// Whether a `type` is a media type that is neither text nor XML: Atom 1.0 content of
+    /// such a type, and any Atom 0.3 text construct, is base64 (RFC 4287, 4.1.3.3).
     private static func isBinary(_ type: String?) -> Bool {
         guard let type, type.contains("/") else { return false }
         return !type.hasPrefix("text/") && !type.hasSuffix("+xml") && !type.hasSuffix("/xml")
