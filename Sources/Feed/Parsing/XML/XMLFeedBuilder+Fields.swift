@@ -163,9 +163,17 @@ extension XMLFeedBuilder {
         return url.absoluteString
     }
 
-    /// `reference` made absolute against `base`.
+    /// `reference` made absolute against `base`. An empty reference (`href=""`) is the base
+    /// itself, without its fragment (RFC 3986, 5.2.2). Elements whose text is empty are absent
+    /// instead, and never get here: only an attribute can hold an empty reference.
     func resolve(_ reference: String) -> URL? {
-        URL(string: reference.trimmedWhitespace, relativeTo: base)?.absoluteURL
+        let reference = reference.trimmedWhitespace
+        guard reference.isEmpty else { return URL(string: reference, relativeTo: base)?.absoluteURL }
+        guard let base = base?.absoluteURL, base.fragment != nil,
+            var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+        else { return base?.absoluteURL }
+        components.fragment = nil
+        return components.url ?? base
     }
 
     private mutating func atomLink(_ attributes: SAXAttributes) {
