@@ -12,7 +12,8 @@ enum FeedElement: UInt8 {
     case atomTitle, atomSubtitle, atomTagline, atomSummary, atomContent, atomID, atomLink, atomCategory
     case atomPublished, atomIssued, atomUpdated, atomModified, atomIcon, atomLogo, atomName, atomEmail, atomURI
     // Dublin Core, content, Media RSS, iTunes.
-    case dcCreator, dcDate, dcSubject, dcLanguage, dctermsCreated, dctermsIssued, dctermsModified, contentEncoded
+    case dcCreator, dcDate, dcSubject, dcLanguage, dcDescription, dctermsCreated, dctermsIssued, dctermsModified,
+        contentEncoded
     case mediaContent, mediaThumbnail, mediaCategory, mediaTitle, itunesAuthor, itunesImage, itunesCategory
 
     /// Elements that hold other elements, not text.
@@ -42,7 +43,7 @@ enum FeedElement: UInt8 {
     /// description, Atom XHTML content).
     var keepsChildMarkup: Bool {
         switch self {
-        case .title, .description, .contentEncoded, .atomTitle, .atomSubtitle, .atomTagline, .atomSummary,
+        case .title, .description, .dcDescription, .contentEncoded, .atomTitle, .atomSubtitle, .atomTagline, .atomSummary,
             .atomContent:
             true
         default: false
@@ -97,7 +98,7 @@ enum FeedElement: UInt8 {
             XMLNamespace.dublinCore,
             [
                 ("creator", .dcCreator), ("date", .dcDate), ("subject", .dcSubject), ("language", .dcLanguage),
-                ("title", .title), ("author", .dcCreator),
+                ("title", .title), ("author", .dcCreator), ("description", .dcDescription),
             ]
         ),
         (
@@ -149,7 +150,8 @@ struct InternedNames {
             let url = intern("url"), let isPermaLink = intern("isPermaLink"), let term = intern("term"),
             let label = intern("label"), let medium = intern("medium"), let fileSize = intern("fileSize"),
             let version = intern("version"), let text = intern("text"), let mode = intern("mode"),
-            let about = intern("about"), let resource = intern("resource"), let lang = intern("lang"), let rdfNamespace = intern(XMLNamespace.rdf),
+            let about = intern("about"), let resource = intern("resource"), let lang = intern("lang"),
+            let rdfNamespace = intern(XMLNamespace.rdf),
             let atom10Namespace = intern(XMLNamespace.atom10), let atom03Namespace = intern(XMLNamespace.atom03),
             let rssLocal = intern("rss"), let feedLocal = intern("feed")
         else { return nil }

@@ -106,6 +106,10 @@ extension XMLFeedBuilder {
             }
         case .description where !inImage:
             set(\.description, value.nonEmpty, inItem: inItem, onlyIfEmpty: true, base: \.descriptionBase)
+        case .dcDescription where isFieldOfParent:
+            set(
+                \.fallbackDescription, value.nonEmpty, inItem: inItem, onlyIfEmpty: true,
+                base: \.fallbackDescriptionBase)
         case .atomSubtitle, .atomTagline:
             channel.description = (isMarkup ? HTMLText.plainText(value) : value).nonEmpty
         case .atomSummary where isFieldOfParent:

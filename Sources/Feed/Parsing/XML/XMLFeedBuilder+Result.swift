@@ -16,8 +16,10 @@ extension XMLFeedBuilder {
         var description: String?
         var summary: String?
         var contentHTML: String?
-        /// The `xml:base` in force where the description, summary and content were read.
-        var descriptionBase, summaryBase, contentBase: URL?
+        /// A description to use when there is no other (Dublin Core's `description`).
+        var fallbackDescription: String?
+        /// The `xml:base` in force where the descriptions, summary and content were read.
+        var descriptionBase, fallbackDescriptionBase, summaryBase, contentBase: URL?
         var published: Date?
         var updated: Date?
         var language: String?
@@ -37,9 +39,14 @@ extension XMLFeedBuilder {
         let link = fields.link ?? Self.webAddress(fields.permalinkID)
         let itemBase = link ?? channel.link ?? documentURL
         func resolved(_ html: String?, _ base: URL?) -> String? {
-            html.map { HTMLURLResolver.resolvingURLs(in: $0, against: base ?? itemBase) }
+            html.map { resolved($0, base) }
         }
-        let description = resolved(fields.description, fields.descriptionBase)
+        func resolved(_ html: String, _ base: URL?) -> String {
+            HTMLURLResolver.resolvingURLs(in: html, against: base ?? itemBase)
+        }
+        let description =
+            fields.description.map { resolved($0, fields.descriptionBase) }
+            ?? fields.fallbackDescription.map { resolved($0, fields.fallbackDescriptionBase) }
         let summary = resolved(fields.summary, fields.summaryBase)
         let content = resolved(fields.contentHTML, fields.contentBase)
         return ParsedItem(
@@ -96,7 +103,8 @@ extension XMLFeedBuilder {
         return ParsedFeed(
             format: format, title: channel.title, link: channel.link ?? Self.webAddress(channel.permalinkID),
             feedURL: channel.feedURL,
-            description: channel.description ?? channel.summary, language: channel.language ?? channel.xmlLanguage,
+            description: channel.description ?? channel.summary ?? channel.fallbackDescription,
+            language: channel.language ?? channel.xmlLanguage,
             updated: channel.updated ?? channel.published, icon: channel.icon, authors: channel.authors,
             items: entries, warnings: unknownZones.map(FeedDate.unknownZoneWarning))
     }

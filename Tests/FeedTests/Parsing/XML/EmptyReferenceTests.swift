@@ -17,7 +17,8 @@ struct EmptyReferenceTests {
         #expect(entry.link == URL(string: "https://empty-href.example/blog/posts/1"))
         #expect(
             entry.enclosures == [
-                Enclosure(url: URL(string: "https://empty-href.example/blog/posts/1")!, mimeType: "audio/mpeg", length: 10)
+                Enclosure(
+                    url: URL(string: "https://empty-href.example/blog/posts/1")!, mimeType: "audio/mpeg", length: 10)
             ])
     }
 
