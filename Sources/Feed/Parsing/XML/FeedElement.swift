@@ -14,7 +14,9 @@ enum FeedElement: UInt8 {
     // Dublin Core, content, Media RSS, iTunes.
     case dcCreator, dcDate, dcSubject, dcLanguage, dcDescription, dctermsCreated, dctermsIssued, dctermsModified,
         contentEncoded
-    case mediaContent, mediaThumbnail, mediaCategory, mediaTitle, itunesAuthor, itunesImage, itunesCategory
+    case mediaContent, mediaThumbnail, mediaCategory, mediaTitle, mediaDescription
+    case itunesAuthor, itunesImage, itunesCategory, itunesSummary, itunesSubtitle, itunesDuration, itunesEpisode
+    case itunesSeason
 
     /// Elements that hold other elements, not text.
     var isContainer: Bool {
@@ -43,7 +45,8 @@ enum FeedElement: UInt8 {
     /// description, Atom XHTML content).
     var keepsChildMarkup: Bool {
         switch self {
-        case .title, .description, .dcDescription, .contentEncoded, .atomTitle, .atomSubtitle, .atomTagline, .atomSummary,
+        case .title, .description, .dcDescription, .contentEncoded, .atomTitle, .atomSubtitle, .atomTagline,
+            .atomSummary,
             .atomContent:
             true
         default: false
@@ -119,10 +122,12 @@ enum FeedElement: UInt8 {
     ]
     private static let mediaNames: [(String, FeedElement)] = [
         ("content", .mediaContent), ("thumbnail", .mediaThumbnail), ("category", .mediaCategory),
-        ("title", .mediaTitle),
+        ("title", .mediaTitle), ("description", .mediaDescription),
     ]
     private static let itunesNames: [(String, FeedElement)] = [
         ("author", .itunesAuthor), ("image", .itunesImage), ("title", .title), ("category", .itunesCategory),
+        ("summary", .itunesSummary), ("subtitle", .itunesSubtitle), ("duration", .itunesDuration),
+        ("episode", .itunesEpisode), ("season", .itunesSeason),
     ]
 }
 
@@ -136,7 +141,7 @@ struct InternedNames {
     private var locals: [[(Name, FeedElement)]] = []
 
     let xmlNamespace: Name
-    let base, type, href, rel, length, url, isPermaLink, term, label, medium, fileSize, version: Name
+    let base, type, href, rel, length, url, isPermaLink, term, label, medium, fileSize, duration, version: Name
     let text, mode, about, resource, lang, rdfNamespace, atom10Namespace, atom03Namespace, rssLocal, feedLocal: Name
     /// A namespace read as another: the namespace of a root `<rss>` or `<feed>` that is not the
     /// one its format defines (Userland's RSS namespaces, Atom without or with a made-up one).
@@ -149,6 +154,7 @@ struct InternedNames {
             let href = intern("href"), let rel = intern("rel"), let length = intern("length"),
             let url = intern("url"), let isPermaLink = intern("isPermaLink"), let term = intern("term"),
             let label = intern("label"), let medium = intern("medium"), let fileSize = intern("fileSize"),
+            let duration = intern("duration"),
             let version = intern("version"), let text = intern("text"), let mode = intern("mode"),
             let about = intern("about"), let resource = intern("resource"), let lang = intern("lang"),
             let rdfNamespace = intern(XMLNamespace.rdf),
@@ -163,6 +169,7 @@ struct InternedNames {
             (xmlNamespace, base, type, href, rel, length)
         (self.url, self.isPermaLink, self.term, self.label, self.medium, self.fileSize, self.version) =
             (url, isPermaLink, term, label, medium, fileSize, version)
+        self.duration = duration
         for (namespace, names) in FeedElement.table {
             var interned: [(Name, FeedElement)] = []
             for (local, element) in names {

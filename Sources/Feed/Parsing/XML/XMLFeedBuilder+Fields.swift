@@ -30,19 +30,17 @@ extension XMLFeedBuilder {
                 categories(append: term)
             }
         case .mediaContent, .mediaThumbnail:
-            mediaEnclosure(attributes, isThumbnail: element == .mediaThumbnail)
+            media(attributes, isThumbnail: element == .mediaThumbnail)
         case .itunesCategory:
             if let term = attributes.value(names.text)?.trimmedWhitespace.nonEmpty { categories(append: term) }
         case .image where item == nil:
             // RSS 1.0: the channel's `<image rdf:resource="…">` names the image; the top-level
             // `<image rdf:about="…">` then gives its `<url>` (read as RSS 2.0's is).
-            if channel.icon == nil, let reference = attributes.value(names.resource, namespace: names.rdfNamespace) {
-                channel.icon = resolve(reference)
+            if let reference = attributes.value(names.resource, namespace: names.rdfNamespace) {
+                channelImage(reference)
             }
         case .itunesImage:
-            if item == nil, channel.icon == nil, let href = attributes.value(names.href) {
-                channel.icon = resolve(href)
-            }
+            itunesImage(attributes)
         default:
             break
         }
@@ -140,10 +138,14 @@ extension XMLFeedBuilder {
             }
         case .category, .dcSubject, .mediaCategory:
             if let term = value.nonEmpty { categories(append: term) }
-        case .atomIcon, .atomLogo:
+        case .atomIcon:
             if channel.icon == nil, !value.isEmpty { channel.icon = resolve(value) }
+        case .atomLogo:
+            channelImage(value)
         case .url where inImage && !inItem:
-            if channel.icon == nil, !value.isEmpty { channel.icon = resolve(value) }
+            channelImage(value)
+        case .itunesSummary, .itunesSubtitle, .itunesDuration, .itunesEpisode, .itunesSeason, .mediaDescription:
+            podcastField(element, value: value)
         default:
             break
         }
@@ -201,17 +203,7 @@ extension XMLFeedBuilder {
         }
     }
 
-    /// Media RSS `content` and `thumbnail` become enclosures (a URL already attached is not
-    /// repeated, only completed); a thumbnail's type is taken to be an image.
-    private mutating func mediaEnclosure(_ attributes: SAXAttributes, isThumbnail: Bool) {
-        guard item != nil, let href = attributes.value(names.url), let url = resolve(href) else { return }
-        let type =
-            attributes.value(names.type) ?? (isThumbnail ? "image/*" : attributes.value(names.medium).map { "\($0)/*" })
-        item?.enclosures.appendMerging(
-            Enclosure(url: url, mimeType: type, length: attributes.value(names.fileSize).flatMap { Int64($0) }))
-    }
-
-    private mutating func categories(append term: String) {
+    mutating func categories(append term: String) {
         if item != nil {
             if item?.categories.contains(term) == false { item?.categories.append(term) }
         } else if !channel.categories.contains(term) {
@@ -221,7 +213,7 @@ extension XMLFeedBuilder {
 
     /// Sets a field of the item (or the feed) to `value`; for an item's HTML field, `base`
     /// keeps the `xml:base` in force where it was read, for the URLs inside it.
-    private mutating func set<Value>(
+    mutating func set<Value>(
         _ keyPath: WritableKeyPath<FieldSet, Value?>, _ value: Value?, inItem: Bool, onlyIfEmpty: Bool,
         base: WritableKeyPath<FieldSet, URL?>? = nil
     ) {

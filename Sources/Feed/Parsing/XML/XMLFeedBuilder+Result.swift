@@ -26,6 +26,18 @@ extension XMLFeedBuilder {
         /// The `xml:lang` of the root element or the channel.
         var xmlLanguage: String?
         var icon: URL?
+        /// The channel's RSS `<image>` or Atom `logo`.
+        var logo: URL?
+        /// `itunes:image`: the episode's image, or the podcast's cover art.
+        var image: URL?
+        /// The first `media:thumbnail`; an image `media:content`.
+        var thumbnail, mediaImage: URL?
+        /// iTunes and Media RSS descriptions, used when the feed gives no other.
+        var itunesSummary, itunesSubtitle, mediaDescription: String?
+        /// `itunes:duration`, else a `media:content`'s `duration`, in seconds.
+        var duration, mediaDuration: Int?
+        /// `itunes:episode` and `itunes:season`.
+        var episode, season: Int?
         var authors: [Author] = []
         var categories: [String] = []
         var enclosures: [Enclosure] = []
@@ -49,11 +61,16 @@ extension XMLFeedBuilder {
             ?? fields.fallbackDescription.map { resolved($0, fields.fallbackDescriptionBase) }
         let summary = resolved(fields.summary, fields.summaryBase)
         let content = resolved(fields.contentHTML, fields.contentBase)
+        // A podcast's or a video's description stands in for a summary the feed leaves out.
+        let podcastSummary = [fields.itunesSummary, fields.mediaDescription, fields.itunesSubtitle].lazy
+            .compactMap { $0 }.first
         return ParsedItem(
             id: fields.id, title: fields.title ?? fields.fallbackTitle, link: link, externalLink: nil,
             published: fields.published, updated: fields.updated, authors: fields.authors,
-            summary: summary ?? (content != nil ? description : nil), contentHTML: content ?? description ?? summary,
-            contentText: nil, categories: fields.categories, enclosures: fields.enclosures)
+            summary: summary ?? (content != nil ? description : nil) ?? podcastSummary,
+            contentHTML: content ?? description ?? summary, contentText: nil, categories: fields.categories,
+            enclosures: fields.enclosures, image: fields.image ?? fields.thumbnail ?? fields.mediaImage,
+            duration: fields.duration ?? fields.mediaDuration, episode: fields.episode, season: fields.season)
     }
 
     /// Keeps a finished item, or hands it on when the document is streamed. A streamed Atom
@@ -103,9 +120,11 @@ extension XMLFeedBuilder {
         return ParsedFeed(
             format: format, title: channel.title, link: channel.link ?? Self.webAddress(channel.permalinkID),
             feedURL: channel.feedURL,
-            description: channel.description ?? channel.summary ?? channel.fallbackDescription,
+            description: channel.description ?? channel.summary ?? channel.fallbackDescription
+                ?? channel.itunesSummary ?? channel.itunesSubtitle ?? channel.mediaDescription,
             language: channel.language ?? channel.xmlLanguage,
-            updated: channel.updated ?? channel.published, icon: channel.icon, authors: channel.authors,
+            updated: channel.updated ?? channel.published, icon: channel.icon,
+            image: channel.image ?? channel.logo ?? channel.thumbnail, authors: channel.authors,
             items: entries, warnings: unknownZones.map(FeedDate.unknownZoneWarning))
     }
 }
