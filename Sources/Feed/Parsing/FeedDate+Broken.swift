@@ -1,3 +1,4 @@
+import Foundation
 internal import Models
 
 /// The date shapes feeds publish that are neither RFC 822 nor RFC 3339, rewritten into RFC 822
@@ -76,6 +77,34 @@ extension FeedDate {
         guard let day, let month, let year else { return nil }
         if let clock = time, let meridian { time = twentyFourHour(clock, isPM: meridian.lowercased() == "pm") }
         return [String(day), String(month), String(year), time, zone].compactMap { $0 }.joined(separator: " ")
+    }
+
+    /// The date with its parenthesized part (`(JST)`, `(Japan Standard Time)`) dropped, and
+    /// the zone it names written after the time when the date gives none before it; `nil` when
+    /// there are no parentheses.
+    static func withParenthesizedZone(_ text: Substring) -> String? {
+        guard let open = text.utf8.firstIndex(of: UInt8(ascii: "(")),
+            let close = text.utf8[open...].firstIndex(of: UInt8(ascii: ")"))
+        else { return nil }
+        let before = text[..<open].trimmingCharacters(in: .whitespaces)
+        let inside = text[text.index(after: open)..<close].split(separator: " ")
+        guard let last = before.split(whereSeparator: { $0 == " " || $0 == "," }).last else { return nil }
+        let lower = last.lowercased()
+        let hasZone =
+            last.first == "+" || last.first == "-" || lower.hasPrefix("gmt") || lower.hasPrefix("utc")
+            || (last.allSatisfy(\.isLetter) && lower != "am" && lower != "pm" && before.contains(":"))
+        guard !hasZone, !inside.isEmpty else { return before }
+        let zone: String
+        if inside.count == 1, let word = inside.first {
+            zone = String(word)
+        } else if inside.allSatisfy({ $0.allSatisfy(\.isLetter) }) {
+            // `Pacific Standard Time` as `PST`; `Coordinated Universal Time` is UTC.
+            let initials = String(inside.compactMap(\.first)).uppercased()
+            zone = initials == "CUT" ? "UTC" : initials
+        } else {
+            return before
+        }
+        return before + " " + zone
     }
 
     /// `+1`, `-5`, `+05:30`, `+0530` as `±HHMM`.

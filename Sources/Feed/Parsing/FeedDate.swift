@@ -29,6 +29,9 @@ package enum FeedDate {
     }
 
     private static func rfc822Reading(_ text: Substring) -> (date: Date, unknownZone: String?)? {
+        // `09:41:01 (JST)`, `+0900 (JST)`, `GMT+0900 (Japan Standard Time)`: a zone named in
+        // parentheses is the date's zone when it gives no other; else a comment.
+        if let rewritten = withParenthesizedZone(text) { return rfc822Reading(Substring(rewritten)) }
         // `GMT+1` would read as GMT with the offset ignored: such zones go the long way round.
         if !hasOffsetAfterZoneName(text), let reading = RFC822.reading(text) { return reading }
         return rfc822Form(of: text).flatMap { RFC822.reading($0) }

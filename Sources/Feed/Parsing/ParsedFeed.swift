@@ -19,6 +19,9 @@ public struct ParsedFeed: Sendable, Hashable {
     public var updated: Date?
     /// An icon or image for the feed.
     public var icon: URL?
+    /// The feed's image: a podcast's cover art (`itunes:image`), the RSS channel's `<image>`,
+    /// Atom's `logo`, a JSON Feed's `icon`, a Media RSS thumbnail.
+    public var image: URL?
     /// The feed's authors.
     public var authors: [Author]
     /// The entries, in document order.
@@ -29,7 +32,7 @@ public struct ParsedFeed: Sendable, Hashable {
     /// Creates a parsed feed.
     public init(
         format: FeedFormat, title: String? = nil, link: URL? = nil, feedURL: URL? = nil, description: String? = nil,
-        language: String? = nil, updated: Date? = nil, icon: URL? = nil, authors: [Author] = [],
+        language: String? = nil, updated: Date? = nil, icon: URL? = nil, image: URL? = nil, authors: [Author] = [],
         items: [ParsedItem] = [], warnings: [String] = []
     ) {
         self.format = format
@@ -40,6 +43,7 @@ public struct ParsedFeed: Sendable, Hashable {
         self.language = language
         self.updated = updated
         self.icon = icon
+        self.image = image
         self.authors = authors
         self.items = items
         self.warnings = warnings
@@ -89,12 +93,24 @@ public struct ParsedItem: Sendable, Hashable {
     public var categories: [String]
     /// Attached media.
     public var enclosures: [Enclosure]
+    /// The item's image: an episode's `itunes:image`, a Media RSS thumbnail, a JSON Feed
+    /// `image` (else its `banner_image`).
+    public var image: URL?
+    /// A JSON Feed item's `banner_image`.
+    public var bannerImage: URL?
+    /// How long the episode or video lasts, in seconds (`itunes:duration`, Media RSS).
+    public var duration: Int?
+    /// The podcast episode's number (`itunes:episode`).
+    public var episode: Int?
+    /// The podcast season's number (`itunes:season`).
+    public var season: Int?
 
     /// Creates an item; its `uniqueID` follows `ArticleIdentity`.
     public init(
         id: String? = nil, title: String? = nil, link: URL? = nil, externalLink: URL? = nil, published: Date? = nil,
         updated: Date? = nil, authors: [Author] = [], summary: String? = nil, contentHTML: String? = nil,
-        contentText: String? = nil, categories: [String] = [], enclosures: [Enclosure] = []
+        contentText: String? = nil, categories: [String] = [], enclosures: [Enclosure] = [], image: URL? = nil,
+        bannerImage: URL? = nil, duration: Int? = nil, episode: Int? = nil, season: Int? = nil
     ) {
         self.id = id
         self.title = title
@@ -108,6 +124,11 @@ public struct ParsedItem: Sendable, Hashable {
         self.givenText = contentText
         self.categories = categories
         self.enclosures = enclosures
+        self.image = image
+        self.bannerImage = bannerImage
+        self.duration = duration
+        self.episode = episode
+        self.season = season
         self.uniqueID = ArticleIdentity.uniqueID(
             id: id, permalink: link, link: externalLink, title: title, date: published ?? updated,
             body: contentHTML ?? contentText ?? summary)
@@ -118,6 +139,7 @@ public struct ParsedItem: Sendable, Hashable {
         Article(
             feedID: feedID, uniqueID: uniqueID, externalID: id, title: title, link: link, externalLink: externalLink,
             published: published, updated: updated, authors: authors, summary: summary, contentHTML: contentHTML,
-            contentText: contentText, categories: categories, enclosures: enclosures)
+            contentText: contentText, categories: categories, enclosures: enclosures, image: image,
+            duration: duration, episode: episode, season: season)
     }
 }

@@ -32,6 +32,14 @@ public struct Article: Sendable, Hashable, Codable, Identifiable {
     public var categories: [String]
     /// Attached media (podcast audio, images).
     public var enclosures: [Enclosure]
+    /// The article's image (an episode's artwork, a video's thumbnail). Not stored yet.
+    public var image: URL?
+    /// How long the episode or video lasts, in seconds. Not stored yet.
+    public var duration: Int?
+    /// The podcast episode's number. Not stored yet.
+    public var episode: Int?
+    /// The podcast season's number. Not stored yet.
+    public var season: Int?
 
     // Acronym properties get explicit keys spelled the way a snake_case round trip spells them
     // (`feed_id` ↔ `feedId`), so `JSONCoding`'s coders read back exactly what they wrote.
@@ -40,6 +48,7 @@ public struct Article: Sendable, Hashable, Codable, Identifiable {
         case feedID = "feedId", uniqueID = "uniqueId", externalID = "externalId"
         case externalLink, contentText
         case contentHTML = "contentHtml"
+        case image, duration, episode, season
     }
 
     /// Creates an article.
@@ -48,7 +57,8 @@ public struct Article: Sendable, Hashable, Codable, Identifiable {
         title: String? = nil, link: URL? = nil, externalLink: URL? = nil,
         published: Date? = nil, updated: Date? = nil, authors: [Author] = [],
         summary: String? = nil, contentHTML: String? = nil, contentText: String? = nil,
-        categories: [String] = [], enclosures: [Enclosure] = []
+        categories: [String] = [], enclosures: [Enclosure] = [], image: URL? = nil, duration: Int? = nil,
+        episode: Int? = nil, season: Int? = nil
     ) {
         self.id = id
         self.feedID = feedID
@@ -65,6 +75,10 @@ public struct Article: Sendable, Hashable, Codable, Identifiable {
         self.contentText = contentText
         self.categories = categories
         self.enclosures = enclosures
+        self.image = image
+        self.duration = duration
+        self.episode = episode
+        self.season = season
     }
 
     /// The date lists sort and show by: published, else updated.

@@ -5,13 +5,15 @@ import Models
 /// How `tidings parse` prints a feed: SPEC.md section 5's JSON, a summary line, or text.
 enum ParsedFeedRenderer {
     /// SPEC.md's JSON object: absent values are null, lists are [], dates RFC 3339 UTC; the
-    /// recoverable problems met are listed under `warnings`.
+    /// recoverable problems met are listed under `warnings`. Beyond SPEC's keys: the feed's
+    /// `image`, and each item's `image`, `banner_image`, `duration` (seconds), `episode` and
+    /// `season`.
     static func json(_ feed: ParsedFeed) -> JSONValue {
         .object([
             "format": .string(feed.format.rawValue),
             "title": .string(feed.title), "link": .url(feed.link), "feed_url": .url(feed.feedURL),
             "description": .string(feed.description), "language": .string(feed.language),
-            "updated": .date(feed.updated), "icon": .url(feed.icon),
+            "updated": .date(feed.updated), "icon": .url(feed.icon), "image": .url(feed.image),
             "authors": .array(feed.authors.map(author)),
             "items": .array(feed.items.map(item)),
             "warnings": .array(feed.warnings.map(JSONValue.string)),
@@ -54,8 +56,12 @@ enum ParsedFeedRenderer {
                         "length": enclosure.length.map { .integer(Int($0)) } ?? .null,
                     ])
                 }),
+            "image": .url(item.image), "banner_image": .url(item.bannerImage), "duration": integer(item.duration),
+            "episode": integer(item.episode), "season": integer(item.season),
         ])
     }
+
+    private static func integer(_ value: Int?) -> JSONValue { value.map { .integer($0) } ?? .null }
 
     private static func author(_ author: Author) -> JSONValue {
         .object(["name": .string(author.name), "email": .string(author.email), "uri": .string(author.uri)])

@@ -21,8 +21,8 @@ struct ParseCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         #expect(
             Set(object.keys) == [
-                "format", "title", "link", "feed_url", "description", "language", "updated", "icon", "authors", "items",
-                "warnings",
+                "format", "title", "link", "feed_url", "description", "language", "updated", "icon", "image", "authors",
+                "items", "warnings",
             ])
         #expect(object["warnings"] as? [String] == [])
         #expect(object["format"] as? String == "rss2.0")
@@ -32,12 +32,32 @@ struct ParseCommandTests {
         #expect(
             Set(items[0].keys) == [
                 "id", "unique_id", "title", "link", "published", "updated", "authors", "summary", "content_html",
-                "content_text", "categories", "enclosures",
+                "content_text", "categories", "enclosures", "image", "banner_image", "duration", "episode", "season",
             ])
+        #expect(items[0]["image"] is NSNull)
+        #expect(items[0]["duration"] is NSNull)
         #expect(items[0]["updated"] is NSNull)
         #expect(items[0]["content_text"] as? String == "Full content")
         #expect((items[0]["enclosures"] as? [[String: Any]])?.first?["length"] as? Int == 1234)
         #expect((items[1]["authors"] as? [[String: Any]])?.first?["email"] is NSNull)
+    }
+
+    @Test("--json gives a podcast's image, and each episode's image, duration, episode and season")
+    func jsonPodcastFields() throws {
+        let result = try TidingsBinary.run(["parse", "--json", fixture("rss/podcast-itunes.xml")])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(object["image"] as? String == object["icon"] as? String)
+        #expect((object["image"] as? String)?.hasSuffix("/art/cover.jpg") == true)
+        #expect(object["description"] as? String == "A show about shows.")
+        let items = try #require(object["items"] as? [[String: Any]])
+        #expect(items[0]["image"] as? String == "https://itunes-only.example/art/ep1.jpg")
+        #expect(items[0]["duration"] as? Int == 3723)
+        #expect(items[0]["episode"] as? Int == 1)
+        #expect(items[0]["season"] as? Int == 2)
+        #expect(items[0]["summary"] as? String == "Episode one, summarised.")
+        #expect(items[3]["duration"] is NSNull)
+        #expect(items[3]["episode"] is NSNull)
     }
 
     @Test("a local file over 256 MB, or an endless device, is refused with the cap named, not read into memory")

@@ -3,8 +3,10 @@ import Models
 
 /// Reads JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1).
 ///
-/// The JSON is read by `JSONScanner` (strict RFC 8259, bounded nesting). Liberal like the best
-/// readers: ids may be strings or numbers, the 1.0 `author` and the 1.1
+/// The JSON is read by `JSONScanner` (RFC 8259, bounded nesting; a trailing comma is read, with
+/// a warning). Liberal like the best readers: a `version` that is not the specification's URL
+/// is read, with a warning, when the feed has items; ids may be strings or numbers; an item's
+/// `image` and `banner_image` and the feed's `icon` and `favicon` are kept; the 1.0 `author` and the 1.1
 /// `authors` are both read, relative URLs are resolved against the feed's `home_page_url`,
 /// else its `feed_url`, else the document's URL (SPEC §5; those two against the document's
 /// URL), the URLs inside an item's `content_html` against the item's `url`, and an item that
@@ -13,21 +15,24 @@ import Models
 enum JSONFeedParser {
     static func parse(_ data: Data, url: URL?) throws(FeedParseError) -> ParsedFeed {
         let feed: JSONNode
+        var warnings: [String] = []
         do {
-            feed = try JSONScanner.parse(data)
+            let (node, trailingCommas) = try JSONScanner.parse(data, allowingTrailingCommas: true)
+            feed = node
+            if trailingCommas > 0 {
+                warnings.append(
+                    "the JSON ends \(trailingCommas) objects or arrays with a comma, which JSON does not allow; read it anyway"
+                )
+            }
         } catch {
             throw .malformed("the JSON is not valid (\(error.message) at byte \(error.offset))")
         }
         guard feed.isObject else { throw .notAFeed("the JSON is not an object") }
-        guard let version = feed["version"]?.string, version.contains("jsonfeed.org/version/") else {
-            throw .notAFeed("the JSON has no JSON Feed \"version\"")
-        }
-        let format: FeedFormat = version.hasSuffix("/1") ? .jsonFeed10 : .jsonFeed11
+        let format = try Self.format(feed, warnings: &warnings)
         let feedURL = Self.url(feed["feed_url"], base: url)
         let home = Self.url(feed["home_page_url"], base: feedURL ?? url)
         let base = [home, feedURL].first { $0?.scheme != nil } ?? url
 
-        var warnings: [String] = []
         var unknownZones: [String] = []
         var items: [ParsedItem] = []
         let feedAuthors = Self.authors(feed, base: base)
@@ -51,7 +56,26 @@ enum JSONFeedParser {
             format: format, title: Self.text(feed["title"])?.collapsingWhitespace, link: home, feedURL: feedURL,
             description: Self.text(feed["description"]), language: Self.text(feed["language"]), updated: nil,
             icon: Self.url(feed["icon"], base: base) ?? Self.url(feed["favicon"], base: base),
-            authors: feedAuthors, items: items, warnings: warnings)
+            image: Self.url(feed["icon"], base: base), authors: feedAuthors, items: items, warnings: warnings)
+    }
+
+    /// The JSON Feed version the document announces. One whose `version` is missing or is not
+    /// the specification's URL is still read, with a warning, when it has items that are
+    /// objects with something a feed item has (as the best readers do); else it is no feed.
+    private static func format(_ feed: JSONNode, warnings: inout [String]) throws(FeedParseError) -> FeedFormat {
+        let version = feed["version"]?.string?.trimmedWhitespace
+        if let version, version.contains("jsonfeed.org/version/") {
+            return version.hasSuffix("/1") ? .jsonFeed10 : .jsonFeed11
+        }
+        let itemKeys = ["id", "url", "title", "content_html", "content_text", "summary"]
+        let hasItems =
+            feed["items"]?.array?.contains { item in item.isObject && itemKeys.contains { item[$0] != nil } } ?? false
+        guard hasItems else { throw .notAFeed("the JSON has no JSON Feed \"version\"") }
+        let stated = version.map { "\"\($0)\"" } ?? "missing"
+        warnings.append(
+            "the JSON Feed \"version\" is \(stated), not https://jsonfeed.org/version/1.1; read it as JSON Feed by its items"
+        )
+        return version == "1" || version == "1.0" ? .jsonFeed10 : .jsonFeed11
     }
 
     private static func item(_ item: JSONNode, base: URL?, unknownZones: inout [String]) -> ParsedItem? {
@@ -79,7 +103,9 @@ enum JSONFeedParser {
             categories: (item["tags"]?.array ?? []).compactMap { text($0) },
             enclosures: (item["attachments"]?.array ?? []).compactMap { attachment($0, base: base) }.reduce(
                 into: []
-            ) { $0.appendMerging($1) })
+            ) { $0.appendMerging($1) },
+            image: url(item["image"], base: base) ?? url(item["banner_image"], base: base),
+            bannerImage: url(item["banner_image"], base: base))
         let hasSomething =
             id != nil || parsed.link != nil || parsed.title != nil || parsed.contentHTML != nil
             || parsed.contentText != nil || parsed.summary != nil

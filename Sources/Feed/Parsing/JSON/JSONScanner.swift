@@ -51,27 +51,42 @@ struct JSONScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// Whether a comma may end an object or an array (`[1, 2,]`), as JavaScript allows.
+    private let allowsTrailingCommas: Bool
+    /// How many such commas were read.
+    private var trailingCommas = 0
 
     /// Parses one JSON document (whitespace around it allowed, nothing else).
     static func parse(_ data: Data) throws(Failure) -> JSONNode {
-        let result: Result<JSONNode, Failure> = data.withUnsafeBytes { raw in
-            var scanner = JSONScanner(bytes: raw.bindMemory(to: UInt8.self))
+        try parse(data, allowingTrailingCommas: false).node
+    }
+
+    /// Parses one JSON document that may end objects and arrays with a comma (`{"a": 1,}`),
+    /// which RFC 8259 does not allow but some feeds carry; also says how many it met.
+    static func parse(_ data: Data, allowingTrailingCommas: Bool) throws(Failure) -> (
+        node: JSONNode, trailingCommas: Int
+    ) {
+        let result: Result<(JSONNode, Int), Failure> = data.withUnsafeBytes { raw in
+            var scanner = JSONScanner(
+                bytes: raw.bindMemory(to: UInt8.self), allowsTrailingCommas: allowingTrailingCommas)
             do throws(Failure) {
                 let value = try scanner.value()
                 scanner.skipWhitespace()
                 guard scanner.index == scanner.bytes.count else {
                     throw scanner.failure("unexpected text after the JSON value")
                 }
-                return .success(value)
+                return .success((value, scanner.trailingCommas))
             } catch {
                 return .failure(error)
             }
         }
-        return try result.get()
+        let (node, commas) = try result.get()
+        return (node, commas)
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, allowsTrailingCommas: Bool) {
         self.bytes = bytes
+        self.allowsTrailingCommas = allowsTrailingCommas
         // A UTF-8 byte-order mark is tolerated, as JSONSerialization does.
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     }
@@ -129,6 +144,7 @@ struct JSONScanner {
             guard index < bytes.count else { throw failure("the document ends inside an object") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
+                if closesAfterComma(UInt8(ascii: "}")) { return .object(members) }
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 return .object(members)
@@ -154,6 +170,7 @@ struct JSONScanner {
             guard index < bytes.count else { throw failure("the document ends inside an array") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
+                if closesAfterComma(UInt8(ascii: "]")) { return .array(elements) }
             } else if bytes[index] == UInt8(ascii: "]") {
                 index += 1
                 return .array(elements)
@@ -161,6 +178,17 @@ struct JSONScanner {
                 throw failure("expected \",\" or \"]\" in an array")
             }
         }
+    }
+
+    /// After a comma: whether `close` follows it, ending the object or array there, when
+    /// trailing commas are allowed (counted, and consumed with the close).
+    private mutating func closesAfterComma(_ close: UInt8) -> Bool {
+        guard allowsTrailingCommas else { return false }
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == close else { return false }
+        index += 1
+        trailingCommas += 1
+        return true
     }
 
     private mutating func enter() throws(Failure) {

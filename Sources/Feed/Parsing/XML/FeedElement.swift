@@ -12,8 +12,11 @@ enum FeedElement: UInt8 {
     case atomTitle, atomSubtitle, atomTagline, atomSummary, atomContent, atomID, atomLink, atomCategory
     case atomPublished, atomIssued, atomUpdated, atomModified, atomIcon, atomLogo, atomName, atomEmail, atomURI
     // Dublin Core, content, Media RSS, iTunes.
-    case dcCreator, dcDate, dcSubject, dcLanguage, dctermsCreated, dctermsIssued, dctermsModified, contentEncoded
-    case mediaContent, mediaThumbnail, mediaCategory, mediaTitle, itunesAuthor, itunesImage, itunesCategory
+    case dcCreator, dcDate, dcSubject, dcLanguage, dcDescription, dctermsCreated, dctermsIssued, dctermsModified,
+        contentEncoded
+    case mediaContent, mediaThumbnail, mediaCategory, mediaTitle, mediaDescription
+    case itunesAuthor, itunesImage, itunesCategory, itunesSummary, itunesSubtitle, itunesDuration, itunesEpisode
+    case itunesSeason
 
     /// Elements that hold other elements, not text.
     var isContainer: Bool {
@@ -25,11 +28,25 @@ enum FeedElement: UInt8 {
         }
     }
 
+    /// Elements read from their attributes alone (their text, if any, is ignored).
+    var isAttributeOnly: Bool {
+        switch self {
+        case .enclosure, .atomLink, .atomCategory, .mediaContent, .mediaThumbnail, .itunesImage, .itunesCategory:
+            true
+        default: false
+        }
+    }
+
+    /// Elements whose value is their text: child elements inside one are not fields of their
+    /// own, and their text is the element's (as a text construct's markup is kept as markup).
+    var isTextField: Bool { self != .other && !isContainer && !isAttributeOnly }
+
     /// Text constructs whose child elements are kept as markup (HTML inside an RSS title or
     /// description, Atom XHTML content).
     var keepsChildMarkup: Bool {
         switch self {
-        case .title, .description, .contentEncoded, .atomTitle, .atomSubtitle, .atomTagline, .atomSummary,
+        case .title, .description, .dcDescription, .contentEncoded, .atomTitle, .atomSubtitle, .atomTagline,
+            .atomSummary,
             .atomContent:
             true
         default: false
@@ -77,20 +94,14 @@ enum FeedElement: UInt8 {
                 ("tagline", .atomTagline), ("item", .entry),
             ]
         ),
-        (
-            XMLNamespace.rss10,
-            [("item", .item), ("title", .title), ("link", .link), ("description", .description), ("channel", .channel)]
-        ),
-        (
-            XMLNamespace.rss090,
-            [("item", .item), ("title", .title), ("link", .link), ("description", .description), ("channel", .channel)]
-        ),
+        (XMLNamespace.rss10, rdfNames),
+        (XMLNamespace.rss090, rdfNames),
         (XMLNamespace.rdf, [("RDF", .rdf)]),
         (
             XMLNamespace.dublinCore,
             [
                 ("creator", .dcCreator), ("date", .dcDate), ("subject", .dcSubject), ("language", .dcLanguage),
-                ("title", .title), ("author", .dcCreator),
+                ("title", .title), ("author", .dcCreator), ("description", .dcDescription),
             ]
         ),
         (
@@ -104,12 +115,19 @@ enum FeedElement: UInt8 {
         (XMLNamespace.itunesCapitalized, itunesNames),
     ]
 
+    /// RSS 1.0's and 0.90's elements (the channel's image and text input among them).
+    private static let rdfNames: [(String, FeedElement)] = [
+        ("item", .item), ("title", .title), ("link", .link), ("description", .description), ("channel", .channel),
+        ("image", .image), ("url", .url), ("textinput", .textInput), ("textInput", .textInput),
+    ]
     private static let mediaNames: [(String, FeedElement)] = [
         ("content", .mediaContent), ("thumbnail", .mediaThumbnail), ("category", .mediaCategory),
-        ("title", .mediaTitle),
+        ("title", .mediaTitle), ("description", .mediaDescription),
     ]
     private static let itunesNames: [(String, FeedElement)] = [
         ("author", .itunesAuthor), ("image", .itunesImage), ("title", .title), ("category", .itunesCategory),
+        ("summary", .itunesSummary), ("subtitle", .itunesSubtitle), ("duration", .itunesDuration),
+        ("episode", .itunesEpisode), ("season", .itunesSeason),
     ]
 }
 
@@ -123,8 +141,8 @@ struct InternedNames {
     private var locals: [[(Name, FeedElement)]] = []
 
     let xmlNamespace: Name
-    let base, type, href, rel, length, url, isPermaLink, term, label, medium, fileSize, version: Name
-    let text, mode, about, lang, rdfNamespace, atom10Namespace, atom03Namespace, rssLocal, feedLocal: Name
+    let base, type, href, rel, length, url, isPermaLink, term, label, medium, fileSize, duration, version: Name
+    let text, mode, about, resource, lang, rdfNamespace, atom10Namespace, atom03Namespace, rssLocal, feedLocal: Name
     /// A namespace read as another: the namespace of a root `<rss>` or `<feed>` that is not the
     /// one its format defines (Userland's RSS namespaces, Atom without or with a made-up one).
     private var alias: (from: Name?, to: Name?)?
@@ -136,18 +154,22 @@ struct InternedNames {
             let href = intern("href"), let rel = intern("rel"), let length = intern("length"),
             let url = intern("url"), let isPermaLink = intern("isPermaLink"), let term = intern("term"),
             let label = intern("label"), let medium = intern("medium"), let fileSize = intern("fileSize"),
+            let duration = intern("duration"),
             let version = intern("version"), let text = intern("text"), let mode = intern("mode"),
-            let about = intern("about"), let lang = intern("lang"), let rdfNamespace = intern(XMLNamespace.rdf),
+            let about = intern("about"), let resource = intern("resource"), let lang = intern("lang"),
+            let rdfNamespace = intern(XMLNamespace.rdf),
             let atom10Namespace = intern(XMLNamespace.atom10), let atom03Namespace = intern(XMLNamespace.atom03),
             let rssLocal = intern("rss"), let feedLocal = intern("feed")
         else { return nil }
-        (self.text, self.mode, self.about, self.lang, self.rdfNamespace) = (text, mode, about, lang, rdfNamespace)
+        (self.text, self.mode, self.about, self.resource, self.lang, self.rdfNamespace) =
+            (text, mode, about, resource, lang, rdfNamespace)
         (self.atom10Namespace, self.atom03Namespace, self.rssLocal, self.feedLocal) =
             (atom10Namespace, atom03Namespace, rssLocal, feedLocal)
         (self.xmlNamespace, self.base, self.type, self.href, self.rel, self.length) =
             (xmlNamespace, base, type, href, rel, length)
         (self.url, self.isPermaLink, self.term, self.label, self.medium, self.fileSize, self.version) =
             (url, isPermaLink, term, label, medium, fileSize, version)
+        self.duration = duration
         for (namespace, names) in FeedElement.table {
             var interned: [(Name, FeedElement)] = []
             for (local, element) in names {

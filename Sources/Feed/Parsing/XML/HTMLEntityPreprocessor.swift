@@ -26,9 +26,19 @@ enum HTMLEntityPreprocessor {
         var hasPredefinedReferences: Bool
     }
 
+    /// What a scan found.
+    struct ScanResult {
+        /// Whether the document uses any of the five predefined entities, or an entity of its
+        /// own, outside CDATA: references libxml2 drops after the document's first error.
+        var hasPredefinedReferences = false
+        /// Writing the document's own entities in went over `SAXFeedReader.entityBudget`: the
+        /// document expands without bound, and is refused.
+        var entityBudgetExceeded = false
+    }
+
     static func process(_ data: Data, rewritingPredefined: Bool = false) -> Output {
         var output: [UInt8]?
-        let hasPredefinedReferences = data.withUnsafeBytes { raw in
+        let result = data.withUnsafeBytes { raw in
             scan(raw, rewritingPredefined: rewritingPredefined) { piece in
                 // The document in one piece: nothing was rewritten, and it is returned as it is.
                 if piece.baseAddress == raw.baseAddress, piece.count == raw.count { return }
@@ -36,24 +46,30 @@ enum HTMLEntityPreprocessor {
                 output?.append(contentsOf: piece)
             }
         }
-        return Output(data: output.map { Data($0) } ?? data, hasPredefinedReferences: hasPredefinedReferences)
+        return Output(data: output.map { Data($0) } ?? data, hasPredefinedReferences: result.hasPredefinedReferences)
     }
 
     /// Hands the document to `sink` as the XML parser is to read it, in order: stretches of
     /// `raw` as they are, and the rewritten references between them. A document without such
     /// references is one piece, `raw` itself; the rewritten document is never held whole, so a
     /// parser fed from `sink` needs no memory for it (`SAXFeedReader.read(documentURL:onItem:feed:)`).
-    /// Returns whether the document uses any of the five predefined entities outside CDATA.
+    /// Rewriting the predefined entities, it also writes in the document's own entities
+    /// (`InternalEntities`), within `SAXFeedReader.entityBudget` bytes in all.
     static func scan(
         _ raw: UnsafeRawBufferPointer, rewritingPredefined: Bool, into sink: (UnsafeRawBufferPointer) -> Void
-    ) -> Bool {
-        guard let base = raw.baseAddress else { return false }
+    ) -> ScanResult {
+        var result = ScanResult()
+        guard let base = raw.baseAddress else { return result }
         var hasPredefinedReferences = false
         let bytes = raw.bindMemory(to: UInt8.self)
         let count = bytes.count
         // Entity declarations live in the DOCTYPE, at the start of the document.
         let head = min(count, 65_536)
         let declaresEntities = find("<!ENTITY", in: base, from: 0, count: head) < head
+        let entities =
+            declaresEntities
+            ? InternalEntities(declaredIn: UnsafeBufferPointer(rebasing: bytes[0..<head])) : InternalEntities()
+        var writtenIn = 0
         let subsetEnd = rewritingPredefined ? internalSubsetEnd(base, count: head) : 0
         var copiedUpTo = 0
         var index = 0
@@ -115,8 +131,23 @@ enum HTMLEntityPreprocessor {
                         } else if !declaresEntities {
                             (replacement, replaced) = ("&amp;" + text + ";", end + 1)
                         } else {
-                            index = end + 1
-                            continue
+                            // The document's own entity (or one it does not declare, which
+                            // libxml2 reports): dropped after an error, so written in when
+                            // rewriting, while the budget lasts.
+                            hasPredefinedReferences = true
+                            guard rewritingPredefined, start >= subsetEnd, !result.entityBudgetExceeded,
+                                let value = entities.replacement(for: text)
+                            else {
+                                index = end + 1
+                                continue
+                            }
+                            writtenIn += value.utf8.count
+                            guard writtenIn <= SAXFeedReader.entityBudget else {
+                                result.entityBudgetExceeded = true
+                                index = end + 1
+                                continue
+                            }
+                            (replacement, replaced) = (value, end + 1)
                         }
                     }
                 } else {
@@ -131,7 +162,8 @@ enum HTMLEntityPreprocessor {
             copiedUpTo = replaced
         }
         if count > copiedUpTo { sink(UnsafeRawBufferPointer(rebasing: raw[copiedUpTo..<count])) }
-        return hasPredefinedReferences
+        result.hasPredefinedReferences = hasPredefinedReferences
+        return result
     }
 
     /// The first `&` or `<` in `from..<limit`, sixteen bytes at a time.
@@ -278,7 +310,6 @@ enum HTMLEntityPreprocessor {
         return nil
     }
 
-    private static func isNameByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
-    }
+    /// A byte of an entity's name (`my-entity`, `co.name` and non-ASCII names included).
+    private static func isNameByte(_ byte: UInt8) -> Bool { InternalEntities.isNameByte(byte) }
 }

@@ -30,13 +30,17 @@ extension XMLFeedBuilder {
                 categories(append: term)
             }
         case .mediaContent, .mediaThumbnail:
-            mediaEnclosure(attributes, isThumbnail: element == .mediaThumbnail)
+            media(attributes, isThumbnail: element == .mediaThumbnail)
         case .itunesCategory:
             if let term = attributes.value(names.text)?.trimmedWhitespace.nonEmpty { categories(append: term) }
-        case .itunesImage:
-            if item == nil, channel.icon == nil, let href = attributes.value(names.href) {
-                channel.icon = resolve(href)
+        case .image where item == nil:
+            // RSS 1.0: the channel's `<image rdf:resource="…">` names the image; the top-level
+            // `<image rdf:about="…">` then gives its `<url>` (read as RSS 2.0's is).
+            if let reference = attributes.value(names.resource, namespace: names.rdfNamespace) {
+                channelImage(reference)
             }
+        case .itunesImage:
+            itunesImage(attributes)
         default:
             break
         }
@@ -46,7 +50,7 @@ extension XMLFeedBuilder {
         let inItem = item != nil
         if author != nil {
             switch element {
-            case .atomName: author?.name = value.collapsingWhitespace.nonEmpty
+            case .atomName: author?.name = RSSAuthor.plainName(value)
             case .atomEmail: author?.email = value.nonEmpty
             case .atomURI:
                 let uri = value.nonEmpty.map(resolvedURI)
@@ -100,6 +104,10 @@ extension XMLFeedBuilder {
             }
         case .description where !inImage:
             set(\.description, value.nonEmpty, inItem: inItem, onlyIfEmpty: true, base: \.descriptionBase)
+        case .dcDescription where isFieldOfParent:
+            set(
+                \.fallbackDescription, value.nonEmpty, inItem: inItem, onlyIfEmpty: true,
+                base: \.fallbackDescriptionBase)
         case .atomSubtitle, .atomTagline:
             channel.description = (isMarkup ? HTMLText.plainText(value) : value).nonEmpty
         case .atomSummary where isFieldOfParent:
@@ -117,7 +125,7 @@ extension XMLFeedBuilder {
                 if inItem { item?.authors.appendMerging(parsed) } else { channel.authors.appendMerging(parsed) }
             }
         case .itunesAuthor:
-            if let name = value.collapsingWhitespace.nonEmpty {
+            if let name = RSSAuthor.plainName(value) {
                 if inItem {
                     if item?.authors.isEmpty == true { item?.authors.appendMerging(Author(name: name)) }
                 } else if channel.authors.isEmpty {
@@ -130,10 +138,14 @@ extension XMLFeedBuilder {
             }
         case .category, .dcSubject, .mediaCategory:
             if let term = value.nonEmpty { categories(append: term) }
-        case .atomIcon, .atomLogo:
+        case .atomIcon:
             if channel.icon == nil, !value.isEmpty { channel.icon = resolve(value) }
+        case .atomLogo:
+            channelImage(value)
         case .url where inImage && !inItem:
-            if channel.icon == nil, !value.isEmpty { channel.icon = resolve(value) }
+            channelImage(value)
+        case .itunesSummary, .itunesSubtitle, .itunesDuration, .itunesEpisode, .itunesSeason, .mediaDescription:
+            podcastField(element, value: value)
         default:
             break
         }
@@ -157,9 +169,17 @@ extension XMLFeedBuilder {
         return url.absoluteString
     }
 
-    /// `reference` made absolute against `base`.
+    /// `reference` made absolute against `base`. An empty reference (`href=""`) is the base
+    /// itself, without its fragment (RFC 3986, 5.2.2). Elements whose text is empty are absent
+    /// instead, and never get here: only an attribute can hold an empty reference.
     func resolve(_ reference: String) -> URL? {
-        URL(string: reference.trimmedWhitespace, relativeTo: base)?.absoluteURL
+        let reference = reference.trimmedWhitespace
+        guard reference.isEmpty else { return URL(string: reference, relativeTo: base)?.absoluteURL }
+        guard let base = base?.absoluteURL, base.fragment != nil,
+            var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+        else { return base?.absoluteURL }
+        components.fragment = nil
+        return components.url ?? base
     }
 
     private mutating func atomLink(_ attributes: SAXAttributes) {
@@ -183,17 +203,7 @@ extension XMLFeedBuilder {
         }
     }
 
-    /// Media RSS `content` and `thumbnail` become enclosures (a URL already attached is not
-    /// repeated, only completed); a thumbnail's type is taken to be an image.
-    private mutating func mediaEnclosure(_ attributes: SAXAttributes, isThumbnail: Bool) {
-        guard item != nil, let href = attributes.value(names.url), let url = resolve(href) else { return }
-        let type =
-            attributes.value(names.type) ?? (isThumbnail ? "image/*" : attributes.value(names.medium).map { "\($0)/*" })
-        item?.enclosures.appendMerging(
-            Enclosure(url: url, mimeType: type, length: attributes.value(names.fileSize).flatMap { Int64($0) }))
-    }
-
-    private mutating func categories(append term: String) {
+    mutating func categories(append term: String) {
         if item != nil {
             if item?.categories.contains(term) == false { item?.categories.append(term) }
         } else if !channel.categories.contains(term) {
@@ -203,7 +213,7 @@ extension XMLFeedBuilder {
 
     /// Sets a field of the item (or the feed) to `value`; for an item's HTML field, `base`
     /// keeps the `xml:base` in force where it was read, for the URLs inside it.
-    private mutating func set<Value>(
+    mutating func set<Value>(
         _ keyPath: WritableKeyPath<FieldSet, Value?>, _ value: Value?, inItem: Bool, onlyIfEmpty: Bool,
         base: WritableKeyPath<FieldSet, URL?>? = nil
     ) {

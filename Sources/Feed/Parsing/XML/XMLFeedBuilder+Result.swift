@@ -16,14 +16,28 @@ extension XMLFeedBuilder {
         var description: String?
         var summary: String?
         var contentHTML: String?
-        /// The `xml:base` in force where the description, summary and content were read.
-        var descriptionBase, summaryBase, contentBase: URL?
+        /// A description to use when there is no other (Dublin Core's `description`).
+        var fallbackDescription: String?
+        /// The `xml:base` in force where the descriptions, summary and content were read.
+        var descriptionBase, fallbackDescriptionBase, summaryBase, contentBase: URL?
         var published: Date?
         var updated: Date?
         var language: String?
         /// The `xml:lang` of the root element or the channel.
         var xmlLanguage: String?
         var icon: URL?
+        /// The channel's RSS `<image>` or Atom `logo`.
+        var logo: URL?
+        /// `itunes:image`: the episode's image, or the podcast's cover art.
+        var image: URL?
+        /// The first `media:thumbnail`; an image `media:content`.
+        var thumbnail, mediaImage: URL?
+        /// iTunes and Media RSS descriptions, used when the feed gives no other.
+        var itunesSummary, itunesSubtitle, mediaDescription: String?
+        /// `itunes:duration`, else a `media:content`'s `duration`, in seconds.
+        var duration, mediaDuration: Int?
+        /// `itunes:episode` and `itunes:season`.
+        var episode, season: Int?
         var authors: [Author] = []
         var categories: [String] = []
         var enclosures: [Enclosure] = []
@@ -37,16 +51,26 @@ extension XMLFeedBuilder {
         let link = fields.link ?? Self.webAddress(fields.permalinkID)
         let itemBase = link ?? channel.link ?? documentURL
         func resolved(_ html: String?, _ base: URL?) -> String? {
-            html.map { HTMLURLResolver.resolvingURLs(in: $0, against: base ?? itemBase) }
+            html.map { resolved($0, base) }
         }
-        let description = resolved(fields.description, fields.descriptionBase)
+        func resolved(_ html: String, _ base: URL?) -> String {
+            HTMLURLResolver.resolvingURLs(in: html, against: base ?? itemBase)
+        }
+        let description =
+            fields.description.map { resolved($0, fields.descriptionBase) }
+            ?? fields.fallbackDescription.map { resolved($0, fields.fallbackDescriptionBase) }
         let summary = resolved(fields.summary, fields.summaryBase)
         let content = resolved(fields.contentHTML, fields.contentBase)
+        // A podcast's or a video's description stands in for a summary the feed leaves out.
+        let podcastSummary = [fields.itunesSummary, fields.mediaDescription, fields.itunesSubtitle].lazy
+            .compactMap { $0 }.first
         return ParsedItem(
             id: fields.id, title: fields.title ?? fields.fallbackTitle, link: link, externalLink: nil,
             published: fields.published, updated: fields.updated, authors: fields.authors,
-            summary: summary ?? (content != nil ? description : nil), contentHTML: content ?? description ?? summary,
-            contentText: nil, categories: fields.categories, enclosures: fields.enclosures)
+            summary: summary ?? (content != nil ? description : nil) ?? podcastSummary,
+            contentHTML: content ?? description ?? summary, contentText: nil, categories: fields.categories,
+            enclosures: fields.enclosures, image: fields.image ?? fields.thumbnail ?? fields.mediaImage,
+            duration: fields.duration ?? fields.mediaDuration, episode: fields.episode, season: fields.season)
     }
 
     /// Keeps a finished item, or hands it on when the document is streamed. A streamed Atom
@@ -96,51 +120,12 @@ extension XMLFeedBuilder {
         return ParsedFeed(
             format: format, title: channel.title, link: channel.link ?? Self.webAddress(channel.permalinkID),
             feedURL: channel.feedURL,
-            description: channel.description ?? channel.summary, language: channel.language ?? channel.xmlLanguage,
-            updated: channel.updated ?? channel.published, icon: channel.icon, authors: channel.authors,
+            description: channel.description ?? channel.summary ?? channel.fallbackDescription
+                ?? channel.itunesSummary ?? channel.itunesSubtitle ?? channel.mediaDescription,
+            language: channel.language ?? channel.xmlLanguage,
+            updated: channel.updated ?? channel.published, icon: channel.icon,
+            image: channel.image ?? channel.logo ?? channel.thumbnail, authors: channel.authors,
             items: entries, warnings: unknownZones.map(FeedDate.unknownZoneWarning))
-    }
-}
-
-/// RSS `author` and `managingEditor`: `jo@example.com (Jo)`, `Jo <jo@example.com>`, an
-/// address, or a name.
-enum RSSAuthor {
-    // Byte searches for ASCII marks (an ASCII byte is never inside a longer character):
-    // `String.contains` and `trimmingCharacters(in:)` went through Foundation's bridging and
-    // took a twentieth of reading a feed whose every item has an author.
-    static func parse(_ text: String) -> Author? {
-        let value = text.collapsingWhitespace
-        guard !value.isEmpty else { return nil }
-        let bytes = value.utf8
-        func isAddress(_ part: Substring) -> Bool { part.utf8.contains(0x40) && !part.utf8.contains(0x20) }
-        if let open = bytes.firstIndex(of: UInt8(ascii: "(")), bytes.last == UInt8(ascii: ")") {
-            let outside = trimmed(value[..<open])
-            let inside = trimmed(value[value.index(after: open)..<value.index(before: value.endIndex)])
-            // `jo@example.com (Jo)` as RSS asks, `Jo (jo@example.com)` as many write it; a name
-            // with a remark in parentheses and no address stays whole.
-            if isAddress(outside) { return Author(name: String(inside).nonEmpty, email: String(outside)) }
-            if isAddress(inside) { return Author(name: String(outside).nonEmpty, email: String(inside)) }
-            return Author(name: value)
-        }
-        if let open = bytes.firstIndex(of: UInt8(ascii: "<")), bytes.last == UInt8(ascii: ">") {
-            let name = trimmed(value[..<open])
-            let email = trimmed(value[value.index(after: open)..<value.index(before: value.endIndex)])
-            return Author(name: String(name).nonEmpty, email: String(email).nonEmpty)
-        }
-        return isAddress(value[...]) ? Author(email: value) : Author(name: value)
-    }
-
-    /// `text` without the white space (`CharacterSet.whitespaces`: space separators and tab)
-    /// at either end.
-    static func trimmed(_ text: Substring) -> Substring {
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
-        }
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-            let last = scalars.lastIndex(where: { !isSpace($0) })
-        else { return text[text.endIndex...] }
-        return Substring(scalars[first...last])
     }
 }
 

@@ -70,6 +70,11 @@ struct XMLFeedBuilder {
         var escapesText = false
         /// An Atom 0.3 text construct in base64 mode.
         var isBase64 = false
+        /// A text field whose child elements only add their text to it (`<guid><b>x</b></guid>`
+        /// is `x`), or such a child.
+        var absorbsChildren = false
+        /// A child of such a field: its text stays when it closes.
+        var isAbsorbed = false
     }
 
     init(names: InternedNames, documentURL: URL?) {
@@ -105,6 +110,13 @@ struct XMLFeedBuilder {
                     escapesText: top.escapesText))
             return
         }
+        if let top = stack.last, top.absorbsChildren {
+            parserStack.append(false)
+            stack.append(
+                Frame(
+                    local: local, element: .other, textStart: text.count, absorbsChildren: true, isAbsorbed: true))
+            return
+        }
         var element = names.element(local: local, namespace: namespace)
         if stack.isEmpty {
             let version = attributes.value(names.version)
@@ -119,6 +131,7 @@ struct XMLFeedBuilder {
                 attributes.value(names.lang, namespace: names.xmlNamespace)?.trimmedWhitespace.nonEmpty
         }
         var frame = Frame(local: local, element: element, textStart: text.count)
+        frame.absorbsChildren = element.isTextField && !element.keepsChildMarkup
         if let value = attributes.value(names.base, namespace: names.xmlNamespace),
             let url = URL(string: value.trimmedWhitespace, relativeTo: bases.last ?? documentURL)?.absoluteURL
         {
@@ -136,7 +149,12 @@ struct XMLFeedBuilder {
                 let isXHTML = type == "xhtml" || type == "application/xhtml+xml"
                 frame.isMarkup = isXHTML || type == "html" || type == "text/html"
                 frame.escapesText = isXHTML
-                frame.isBase64 = mode == "base64" || Self.isBinary(type)
+                // Base64: Atom 0.3's mode says so (or its media type is binary); in Atom 1.0
+                // only `content` with a media type that is neither text nor XML is base64
+                // (RFC 4287, 4.1.3.3): a text construct of a type it does not know is text.
+                frame.isBase64 =
+                    mode == "base64"
+                    || ((format == .atom03 || element == .atomContent) && Self.isBinary(type))
             }
             start(element, attributes: attributes)
         }
@@ -181,6 +199,7 @@ struct XMLFeedBuilder {
             writeEndTag(local: frame.local)
             return
         }
+        if frame.isAbsorbed { return }
         if stack.isEmpty { rootClosed = true }
         if ignoredDepth > 0 {
             ignoredDepth -= 1
@@ -259,8 +278,8 @@ struct XMLFeedBuilder {
         }
     }
 
-    /// Whether an Atom text construct's `type` is a media type that is neither text nor XML,
-    /// whose content is then base64 (RFC 4287, 4.1.3.3).
+    /// Whether a `type` is a media type that is neither text nor XML: Atom 1.0 content of
+    /// such a type, and any Atom 0.3 text construct, is base64 (RFC 4287, 4.1.3.3).
     private static func isBinary(_ type: String?) -> Bool {
         guard let type, type.contains("/") else { return false }
         return !type.hasPrefix("text/") && !type.hasSuffix("+xml") && !type.hasSuffix("/xml")

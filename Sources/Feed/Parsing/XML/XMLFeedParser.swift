@@ -14,7 +14,8 @@ import Models
 /// After its first well-formedness error libxml2 2.9 drops every later entity reference, the
 /// predefined `&amp;` and `&lt;` included, so a document that is not well-formed and uses them
 /// is read a second time with them written as character references, which libxml2 always
-/// delivers: its text reads as it would have without the error. Well-formed documents are
+/// delivers, and references to the document's own internal entities written as their values
+/// (`InternalEntities`, within the same budget): its text reads as it would have without the error. Well-formed documents are
 /// read once, uncopied.
 ///
 /// Given `each`, items are streamed to it as their elements close and the feed comes back
@@ -123,14 +124,15 @@ enum XMLFeedParser {
     private static func prepared(
         _ data: Data, rewritingPredefined: Bool, url: URL?, onItem: ((ParsedItem) -> Void)? = nil
     ) -> (outcome: SAXFeedReader.Outcome?, hasPredefinedReferences: Bool) {
-        var hasPredefinedReferences = false
-        let outcome = SAXFeedReader.read(documentURL: url, onItem: onItem) { push in
+        var scan = HTMLEntityPreprocessor.ScanResult()
+        var outcome = SAXFeedReader.read(documentURL: url, onItem: onItem) { push in
             data.withUnsafeBytes { raw in
-                hasPredefinedReferences = HTMLEntityPreprocessor.scan(
-                    raw, rewritingPredefined: rewritingPredefined, into: push)
+                scan = HTMLEntityPreprocessor.scan(raw, rewritingPredefined: rewritingPredefined, into: push)
             }
         }
-        return (outcome, hasPredefinedReferences)
+        // The document's own entities, written in, went over the budget libxml2's expansion has.
+        if scan.entityBudgetExceeded { outcome?.diagnostics.entityBudgetExceeded = true }
+        return (outcome, scan.hasPredefinedReferences)
     }
 
     /// libxml2's code for an encoding it cannot convert from (`XML_ERR_UNSUPPORTED_ENCODING`).

@@ -96,7 +96,9 @@ struct LiberalReadingTests {
         #expect(RSSAuthor.parse("solo@example.com") == Author(email: "solo@example.com"))
         #expect(RSSAuthor.parse("not an@address") == Author(name: "not an@address"))
         #expect(RSSAuthor.parse("( )") == Author(name: "( )"))
-        #expect(RSSAuthor.parse("<>") == Author())
+        // Empty angle brackets hold no address: the text is a name (it used to split into an
+        // author with neither name nor e-mail).
+        #expect(RSSAuthor.parse("<>") == Author(name: "<>"))
         #expect(RSSAuthor.parse(" \t ") == nil)
     }
 
