@@ -52,9 +52,11 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: seconds - Double(offset))
     }
 
-    /// Formats a date as `YYYY-MM-DDTHH:MM:SSZ` in UTC, dropping any fraction of a second.
+    /// Formats a date as `YYYY-MM-DDTHH:MM:SSZ` in UTC, dropping any fraction of a second. A
+    /// date outside years 0001-9999 (one another program wrote into the database: 1e300,
+    /// infinity) is shown as the nearest of those bounds, NaN as the epoch; none traps.
     public static func string(from date: Date) -> String {
-        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let total = CivilDate.clampedSeconds(date)
         let days = total.floorDivided(by: 86_400)
         let secondsOfDay = total - days * 86_400
         let (year, month, day) = CivilDate.civil(fromDaysSinceEpoch: days)
@@ -66,6 +68,14 @@ public enum RFC3339 {
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's days-from-civil algorithms).
 package enum CivilDate {
+    /// The whole seconds since the epoch of `date`, within years 0001-9999 (NaN is 0): a
+    /// conversion of any stored value that never traps.
+    package static func clampedSeconds(_ date: Date) -> Int {
+        let seconds = date.timeIntervalSince1970
+        guard !seconds.isNaN else { return 0 }
+        return Int(min(max(seconds, -62_135_596_800), 253_402_300_799).rounded(.down))
+    }
+
     /// Days from 1970-01-01 to the given date.
     package static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year

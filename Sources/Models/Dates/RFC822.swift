@@ -168,7 +168,7 @@ public enum RFC822 {
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT` (the HTTP date form, RFC 9110 §5.6.7), in UTC.
     public static func string(from date: Date) -> String {
-        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let total = CivilDate.clampedSeconds(date)
         let days = total.floorDivided(by: 86_400)
         let seconds = total - days * 86_400
         let (year, month, day) = CivilDate.civil(fromDaysSinceEpoch: days)

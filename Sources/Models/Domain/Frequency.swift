@@ -88,9 +88,13 @@ public struct Frequency: Sendable, Hashable, Codable, CustomStringConvertible {
         let component = unit.calendarComponent
         // Jump close to the answer instead of stepping through years of missed daily chores.
         let elapsed = calendar.dateComponents([component], from: anchor, to: floor).value(for: component) ?? 0
-        var multiple = max(1, elapsed / count)
+        var multiple = max(1, elapsed / max(1, count))
         for _ in 0..<1000 {
-            if let candidate = calendar.date(byAdding: component, value: multiple * count, to: anchor),
+            // A count no calendar can add (another program wrote it into the database) ends the
+            // search instead of overflowing.
+            let (value, overflow) = multiple.multipliedReportingOverflow(by: count)
+            guard !overflow else { break }
+            if let candidate = calendar.date(byAdding: component, value: value, to: anchor),
                 calendar.startOfDay(for: candidate) > floor
             {
                 return candidate

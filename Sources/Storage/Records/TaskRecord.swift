@@ -38,14 +38,22 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
         id = row["id"]
         name = row["name"]
         note = row["note"]
-        dueDate = row["dueDate"]
+        dueDate = Self.bounded(row["dueDate"])
         frequencyCount = row["frequencyCount"]
         frequencyUnit = row["frequencyUnit"]
-        anchorDate = row["anchorDate"]
+        anchorDate = Self.bounded(row["anchorDate"])
         isDone = row["isDone"]
         articleId = row["articleId"]
-        createdAt = row["createdAt"]
-        modifiedAt = row["modifiedAt"]
+        createdAt = Self.bounded(row["createdAt"]) ?? 0
+        modifiedAt = Self.bounded(row["modifiedAt"]) ?? 0
+    }
+
+    /// A stored date within years 0001-9999: the schema accepts any REAL, and a value another
+    /// program wrote (1e300, infinity) would otherwise reach date arithmetic and JSON encoding,
+    /// which refuse it. NaN reads as no date.
+    private static func bounded(_ seconds: Double?) -> Double? {
+        guard let seconds, !seconds.isNaN else { return nil }
+        return min(max(seconds, -62_135_596_800), 253_402_300_799)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
