@@ -47,9 +47,14 @@ public struct ConfigSnapshot: Sendable, Hashable {
     public let config: AppConfig
 
     /// Creates a snapshot; `source` and `fetchedAt` describe `document` and are ignored without it.
+    ///
+    /// A document's key holding dots names the path it spells: `{"rollouts.newRenderer": 100}`
+    /// sets `rollouts.newRenderer`, as `config get` reads it, so it is one value with one
+    /// source. Where the same path is also written nested, the dotted key wins.
     public init(
         defaults: AppConfig, document: AppConfig? = nil, source: ConfigSource = .cached, fetchedAt: Date? = nil
     ) {
+        let document = document.map { AppConfig(values: Self.expandingDottedKeys($0.values)) }
         self.defaults = defaults
         self.document = document
         self.source = document == nil ? .default : source
@@ -129,6 +134,28 @@ public struct ConfigSnapshot: Sendable, Hashable {
     }
 
     /// `top` over `base`; objects present in both are merged member by member.
+    /// `values` with every dotted key (at any depth) turned into the nested objects it names.
+    private static func expandingDottedKeys(_ values: [String: JSONValue]) -> [String: JSONValue] {
+        var plain: [String: JSONValue] = [:]
+        var dotted: [String: JSONValue] = [:]
+        for (key, value) in values {
+            let expandedValue: JSONValue
+            if case .object(let members) = value { expandedValue = .object(expandingDottedKeys(members)) } else {
+                expandedValue = value
+            }
+            let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count > 1, parts.allSatisfy({ !$0.isEmpty }) else {
+                plain[key] = expandedValue
+                continue
+            }
+            let nested = parts.dropFirst().reversed().reduce(expandedValue) { inner, part in
+                .object([String(part): inner])
+            }
+            dotted = merge(dotted, [String(parts[0]): nested])
+        }
+        return merge(plain, dotted)
+    }
+
     private static func merge(_ base: [String: JSONValue], _ top: [String: JSONValue]) -> [String: JSONValue] {
         base.merging(top) { old, new in
             if case .object(let oldMembers) = old, case .object(let newMembers) = new {
