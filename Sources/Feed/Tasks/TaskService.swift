@@ -104,7 +104,9 @@ public struct TaskService: TaskProviding {
     }
 
     /// Changes some fields of a task and returns it as saved. A task that becomes recurring
-    /// becomes open again, and is due today when it has no due date.
+    /// becomes open again, and is due today when it has no due date. A recurring task's due
+    /// date is its next occurrence, so it cannot be removed while the task recurs: clearing it
+    /// is refused unless the same edit makes the task a one-off.
     ///
     /// - Throws: `TaskError.invalid` naming the field, `.notFound` for an unknown id.
     public func edit(
@@ -128,6 +130,20 @@ public struct TaskService: TaskProviding {
         }
         let newDue: FieldChange<Date>
         if case .set(let date) = due { newDue = .set(try day(of: date)) } else { newDue = due }
+        if newDue == .clear {
+            let recurs: Bool
+            switch frequency {
+            case .set: recurs = true
+            case .clear: recurs = false
+            case .keep: recurs = try await task(id: id).frequency != nil
+            }
+            if recurs {
+                throw .invalid(
+                    field: "due",
+                    rule: "a recurring chore's due date is its next occurrence and cannot be removed; "
+                        + "make it a one-off first (--once), or give another date")
+            }
+        }
         let edited = try await write(id: id) { current in
             var task = current
             if let newName { task.name = newName }

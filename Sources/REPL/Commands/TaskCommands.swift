@@ -41,11 +41,24 @@ struct TaskCommands {
         }
         let task = try await tasks.add(
             name: name, note: arguments.value("note"),
-            due: try arguments.value("due").map { try context.parseDate($0, "--due") },
+            due: try arguments.value("due").map { try Self.dueDay($0, context) },
             frequency: try arguments.value("every").map(Self.frequency))
         return CommandOutput(
             text: "added task #\(task.id ?? 0) \"\(TerminalText.sanitized(task.name))\"" + Self.schedule(task),
             json: .object(["id": .int(task.id ?? 0)]))
+    }
+
+    /// A chore's `--due`: a day. A date with a time (`2026-11-27T09:30`) is refused in words,
+    /// since a chore keeps only its day and dropping the time silently would mislead.
+    static func dueDay(_ text: String, _ context: CommandContext) throws -> Date {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let time = trimmed.range(of: #"[Tt ]\d{1,2}:\d{2}(:\d{2})?$"#, options: .regularExpression) {
+            let day = trimmed[..<time.lowerBound]
+            throw CommandError.usage(
+                "--due: a chore is due on a day, and a time is not kept; "
+                    + "\"\(trimmed)\" has one (\(trimmed[time].dropFirst())): give the day alone (\(day))")
+        }
+        return try context.parseDate(text, "--due")
     }
 
     /// `2 weeks`, `week`.
@@ -139,7 +152,7 @@ struct TaskCommands {
         var due = FieldChange<Date>.keep
         if let text = arguments.value("due") {
             due =
-                ["none", "never", ""].contains(text.lowercased()) ? .clear : .set(try context.parseDate(text, "--due"))
+                ["none", "never", ""].contains(text.lowercased()) ? .clear : .set(try Self.dueDay(text, context))
         }
         var note = FieldChange<String>.keep
         if let text = arguments.value("note") { note = text.isEmpty ? .clear : .set(text) }
@@ -176,7 +189,7 @@ struct TaskCommands {
         let arguments = try ArgumentList(words, command: "task from-item", options: ["due": .value])
         try arguments.expectPositional(atMost: 1, usage: usage)
         let articleID = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "an item id")
-        let due = try arguments.value("due").map { try context.parseDate($0, "--due") }
+        let due = try arguments.value("due").map { try Self.dueDay($0, context) }
         let article = try await context.feeds.article(id: articleID).article
         let task = try await context.tasks.add(
             name: Self.readLaterName(article, id: articleID), note: article.link?.absoluteString, due: due,

@@ -14,6 +14,34 @@ struct TaskConfigCommandTests {
         #expect(await app.run(["task add Insurance --due +1y"]).out == [#"added task #4 "Insurance", due 2027-11-22"#])
     }
 
+    @Test("a due date with a time is refused in words, not cut to its day; the task is not added")
+    func dueWithTime() async throws {
+        let app = try await TestApp()
+        for text in ["2026-11-27T09:30", "2026-11-27 09:30", "2026-11-27t9:30:15"] {
+            let added = await app.run(["task add \"Call plumber\" --due \"\(text)\""])
+            #expect(added.status == 1)
+            #expect(added.err.joined().contains("a time is not kept"), "\(added.err)")
+            #expect(added.err.joined().contains("give the day alone (2026-11-27)"), "\(added.err)")
+        }
+        #expect(await app.run(["task list"]).out == ["no tasks"])
+        #expect(await app.run(["task add Plumber --due 2026-11-27"]).status == 0)
+        #expect(await app.run(["task edit 1 --due 2026-11-28T10:00"]).status == 1)
+    }
+
+    @Test("removing a recurring chore's due date is refused in words; with --once it becomes an undated one-off")
+    func dueNoneOnRecurring() async throws {
+        let app = try await TestApp()
+        #expect(await app.run(["task add Gutters --due 2026-12-01 --every 1 month"]).status == 0)
+        let refused = await app.run(["task edit 1 --due none"])
+        #expect(refused.status == 1)
+        #expect(refused.err.joined().contains("cannot be removed; make it a one-off first (--once)"), "\(refused.err)")
+        #expect(await app.run(["task list"]).out.joined().contains("2026-12-01  every month"), "unchanged")
+        let once = await app.run(["task edit 1 --due none --once"])
+        #expect(once.out == [#"changed task #1 "Gutters""#], "\(once)")
+        #expect(await app.run(["task add Bins --every 1 week"]).status == 0)
+        #expect(await app.run(["task edit 2 --due none --every 2 weeks"]).status == 1)
+    }
+
     @Test("task add, list, done, edit, undo, remove: human lines and SPEC's JSON")
     func taskLifecycle() async throws {
         let app = try await TestApp()
