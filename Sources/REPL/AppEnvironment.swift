@@ -36,6 +36,8 @@ struct AppEnvironment {
     /// Why `$TIDINGS_CONFIG_URL` could not be used: reported where a fetch would use it
     /// (`config refresh`), while every other command runs on the cached or bundled config.
     var configURLProblem: String? = nil
+    /// The database file's identity when it was opened.
+    var databaseWatch: DatabaseFileWatch? = nil
 
     /// Why the environment could not be built.
     struct SetupError: Error, CustomStringConvertible {
@@ -95,7 +97,7 @@ struct AppEnvironment {
         return AppEnvironment(
             home: home, store: store, history: HistoryStore(fileURL: home.historyURL), logger: logger,
             feeds: feeds, tasks: tasks, choreSync: choreSync, config: config, now: now, calendar: calendar,
-            configURLProblem: configURLProblem)
+            configURLProblem: configURLProblem, databaseWatch: DatabaseFileWatch(path: home.databaseURL.path))
     }
 
     /// `~/.netrc`: in `$HOME`, else in the user's home directory.
@@ -142,7 +144,8 @@ struct AppEnvironment {
         CommandContext(
             feeds: feeds, tasks: tasks, choreSync: choreSync, config: config, appVersion: appVersion, display: display,
             progress: progress,
-            page: page, configURLProblem: configURLProblem, now: now, calendar: calendar)
+            page: page, databaseProblem: { [databaseWatch] in databaseWatch?.problem() },
+            configURLProblem: configURLProblem, now: now, calendar: calendar)
     }
 
     /// A number of minutes from the configuration as a duration; a huge one saturates at a

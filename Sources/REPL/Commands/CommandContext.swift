@@ -25,6 +25,9 @@ struct CommandContext: Sendable {
     var page: @Sendable (String) -> Bool = { _ in false }
     /// Opens a web address in the user's browser (`item open`).
     var openURL: @Sendable (URL) throws -> Void = Browser.open
+    /// Why the database this session opened cannot be used any more (deleted or replaced since);
+    /// `nil` while it can.
+    var databaseProblem: @Sendable () -> String? = { nil }
     /// Why the configured config URL cannot be fetched (a malformed `$TIDINGS_CONFIG_URL`).
     var configURLProblem: String? = nil
     /// The clock.

@@ -33,6 +33,9 @@ struct CommandRunner: Sendable {
                     + "\"\(command)\" is refused until you update (config commands still work)",
                 exitStatus: 3)
         }
+        if command != "help" && command != "history", let problem = context.databaseProblem() {
+            throw CommandError(code: "database_gone", message: problem)
+        }
         switch command {
         case "help": return try help(arguments)
         case "history": return try showHistory(arguments)

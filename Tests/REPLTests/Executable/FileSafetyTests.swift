@@ -120,3 +120,48 @@ struct FileSafetyTests {
         #expect(Self.mode(home.appendingPathComponent("history").path) == 0o600)
     }
 }
+
+/// A session whose database file is deleted or replaced under it says so instead of writing
+/// into a file nobody will see again.
+@Suite("tidings notices its database going away", .serialized)
+struct DatabaseGoneTests {
+    @Test("after rm tidings.sqlite* in another shell, task add fails in words; after quitting nothing was lost silently")
+    func deletedDuringSession() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = try TerminalSession(arguments: ["--home", home.path])
+        #expect(terminal.waitFor("tidings> "))
+        terminal.type("task add First\r")
+        #expect(terminal.waitFor("added task #1"))
+        #expect(terminal.waitFor("tidings> "))
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: home.path + "/tidings.sqlite" + suffix)
+        }
+        terminal.type("task add Second\r")
+        #expect(terminal.waitFor("tidings> "))
+        #expect(terminal.lastOutput.contains("was deleted while this session was open"), "\(terminal.lastOutput)")
+        #expect(!terminal.lastOutput.contains("added task"))
+        terminal.type("help task\r")  // help still works
+        #expect(terminal.waitFor("task add"))
+        terminal.type("quit\r")
+        #expect(terminal.exitStatus() != nil)
+    }
+
+    @Test("a database replaced by another file is noticed too")
+    func replacedDuringSession() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        #expect(try TidingsBinary.run(["--home", home.path, "-c", "task add First"]).status == 0)
+        let terminal = try TerminalSession(arguments: ["--home", home.path])
+        #expect(terminal.waitFor("tidings> "))
+        let database = home.appendingPathComponent("tidings.sqlite")
+        let copy = home.appendingPathComponent("copy.sqlite")
+        try FileManager.default.copyItem(at: database, to: copy)
+        _ = rename(copy.path, database.path)
+        terminal.type("task list\r")
+        #expect(terminal.waitFor("tidings> "))
+        #expect(terminal.lastOutput.contains("was replaced by another file"), "\(terminal.lastOutput)")
+        terminal.type("quit\r")
+        #expect(terminal.exitStatus() != nil)
+    }
+}
