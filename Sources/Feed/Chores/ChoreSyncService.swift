@@ -127,7 +127,10 @@ public actor ChoreSyncService {
     /// Whether a sync is running, and who waits for it to end: syncs run one at a time (the
     /// actor alone would interleave them at every request).
     private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// The syncs waiting for their turn, each resumed with `true` when it may try again, or
+    /// `false` when its caller was cancelled meanwhile (Ctrl-C must not wait for another sync).
+    private var waiting: [(id: UInt64, turn: CheckedContinuation<Bool, Never>)] = []
+    private var waiterCount: UInt64 = 0
 
     /// Creates the service.
     ///
@@ -208,11 +211,11 @@ public actor ChoreSyncService {
     /// - Throws: `.notSetUp`; `.remote` with the server's or the network's reason (what was
     ///   synced by then stays, the rest goes at the next sync); `.storage`.
     public func sync() async throws(ChoreSyncError) -> ChoreSyncSummary {
-        while busy { await withCheckedContinuation { waiting.append($0) } }
+        guard await waitForTurn() else { throw .remote("the sync was cancelled before it started") }
         busy = true
         defer {
             busy = false
-            if !waiting.isEmpty { waiting.removeFirst().resume() }
+            if !waiting.isEmpty { waiting.removeFirst().turn.resume(returning: true) }
         }
         let found: ChoreSyncAccount?
         do {
@@ -246,6 +249,31 @@ public actor ChoreSyncService {
             throw .storage(error)
         }
         return outcome.summary
+    }
+
+    /// Waits while another sync runs; returns `false` at once when the caller is cancelled,
+    /// whatever the running sync is waiting for (a server that answers late).
+    private func waitForTurn() async -> Bool {
+        while busy {
+            if Task.isCancelled { return false }
+            waiterCount += 1
+            let id = waiterCount
+            let proceed = await withTaskCancellationHandler {
+                await withCheckedContinuation { (turn: CheckedContinuation<Bool, Never>) in
+                    if Task.isCancelled { turn.resume(returning: false) } else { waiting.append((id, turn)) }
+                }
+            } onCancel: {
+                Task { await self.giveUp(waiter: id) }
+            }
+            if !proceed { return false }
+        }
+        return true
+    }
+
+    /// Resumes a cancelled waiter, if it is still waiting.
+    private func giveUp(waiter id: UInt64) {
+        guard let index = waiting.firstIndex(where: { $0.id == id }) else { return }
+        waiting.remove(at: index).turn.resume(returning: false)
     }
 
     /// Syncs in the background until cancelled: at once when chores are shared, then after
