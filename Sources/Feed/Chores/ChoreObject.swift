@@ -152,6 +152,9 @@ package struct ChoreObject: Sendable, Equatable {
                 set(
                     fields.frequency.map { ICalendar.Property(name: "RRULE", value: Self.rule($0)) }, named: "RRULE")
             }
+            if current?.due != fields.due || current?.frequency != fields.frequency {
+                Self.startRecurrence(of: &todo, recurring: fields.frequency != nil, calendar: timeZoneCalendar)
+            }
             if current?.isDone != fields.isDone || (fields.frequency == nil && current?.completed != fields.completed) {
                 changed = true
                 if fields.isDone {
@@ -200,6 +203,27 @@ package struct ChoreObject: Sendable, Equatable {
         let days = Int((day.timeIntervalSince(oldDay) / 86_400).rounded())
         todo.set(ICalendarDate.shifted(old, byDays: days, calendar: calendar))
         if let start = todo.property("DTSTART"), ICalendarDate.day(of: start, calendar: calendar) != nil {
+            todo.set(ICalendarDate.shifted(start, byDays: days, calendar: calendar))
+        }
+    }
+
+    /// Keeps `DTSTART` in step with `DUE` (RFC 5545 3.8.5.3: the first instance of a
+    /// recurrence set is `DTSTART`, and servers that expand recurrences skip an `RRULE`
+    /// without one): a recurring chore without it gets one on its due day, in the form and
+    /// with the parameters of its `DUE` (a DATE or a DATE-TIME, as RFC 5545 3.8.2.3 asks); a
+    /// `DTSTART` another client wrote stays, unless it falls after `DUE`, when it moves back
+    /// to the due day keeping its own form.
+    private static func startRecurrence(of todo: inout ICalendar.Component, recurring: Bool, calendar: Calendar) {
+        guard let due = todo.property("DUE"), let dueDay = ICalendarDate.day(of: due, calendar: calendar) else {
+            return
+        }
+        guard let start = todo.property("DTSTART"), let startDay = ICalendarDate.day(of: start, calendar: calendar)
+        else {
+            if recurring { todo.set(ICalendar.Property(name: "DTSTART", parameters: due.parameters, value: due.value)) }
+            return
+        }
+        if startDay > dueDay {
+            let days = Int((dueDay.timeIntervalSince(startDay) / 86_400).rounded())
             todo.set(ICalendarDate.shifted(start, byDays: days, calendar: calendar))
         }
     }
