@@ -11,8 +11,11 @@ package struct ChoreFields: Sendable, Equatable {
     package var due: Date?
     /// `RRULE` `FREQ` and `INTERVAL`.
     package var frequency: Frequency?
-    /// `STATUS:COMPLETED` (a one-off chore).
+    /// `STATUS:COMPLETED` (a one-off chore), or `STATUS:CANCELLED` (any chore).
     package var isDone: Bool
+    /// `STATUS:CANCELLED`: another client cancelled the chore. It is done without a
+    /// completion, and keeps its status on the server until the chore is reopened here.
+    package var isCancelled: Bool
     /// `COMPLETED` for a one-off chore; for a recurring one, `X-TIDINGS-COMPLETED`, the last
     /// time it was done (its `DUE` has moved on to the next occurrence).
     package var completed: Date?
@@ -21,8 +24,9 @@ package struct ChoreFields: Sendable, Equatable {
 
     package init(
         name: String, note: String? = nil, due: Date? = nil, frequency: Frequency? = nil, isDone: Bool = false,
-        completed: Date? = nil, link: URL? = nil
+        completed: Date? = nil, link: URL? = nil, isCancelled: Bool = false
     ) {
+        self.isCancelled = isCancelled
         self.name = name
         self.note = note
         self.due = due
@@ -115,7 +119,9 @@ package struct ChoreObject: Sendable, Equatable {
         if let rule = todo.property("RRULE") {
             fields.frequency = try Self.frequency(rule.value)
         }
-        fields.isDone = fields.frequency == nil && todo.property("STATUS")?.value.uppercased() == "COMPLETED"
+        let status = todo.property("STATUS")?.value.trimmedWhitespace.uppercased()
+        fields.isCancelled = status == "CANCELLED"
+        fields.isDone = (fields.frequency == nil && status == "COMPLETED") || fields.isCancelled
         let completed = fields.frequency == nil ? todo.property("COMPLETED") : todo.property("X-TIDINGS-COMPLETED")
         if let completed {
             guard let instant = ICalendarDate.instant(completed.value) else {
@@ -155,9 +161,13 @@ package struct ChoreObject: Sendable, Equatable {
             if current?.due != fields.due || current?.frequency != fields.frequency {
                 Self.startRecurrence(of: &todo, recurring: fields.frequency != nil, calendar: timeZoneCalendar)
             }
-            if current?.isDone != fields.isDone || (fields.frequency == nil && current?.completed != fields.completed) {
+            if current?.isDone != fields.isDone || current?.isCancelled != fields.isCancelled
+                || (fields.frequency == nil && current?.completed != fields.completed)
+            {
                 changed = true
-                if fields.isDone {
+                if fields.isCancelled {
+                    todo.set(ICalendar.Property(name: "STATUS", value: "CANCELLED"))
+                } else if fields.isDone {
                     todo.set(ICalendar.Property(name: "STATUS", value: "COMPLETED"))
                     todo.set(ICalendar.Property(name: "PERCENT-COMPLETE", value: "100"))
                     todo.set(

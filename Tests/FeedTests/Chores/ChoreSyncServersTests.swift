@@ -92,3 +92,55 @@ struct ChoreSyncServersTests {
         }
     }
 }
+
+/// Chores another client cancelled (`STATUS:CANCELLED`).
+@Suite("Chore sync: cancelled chores", .timeLimit(.minutes(10)))
+struct ChoreCancelledTests {
+    static func todo(_ uid: String, _ lines: String) -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//other//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nDTSTAMP:20261101T090000Z\r\n"
+            + lines + "STATUS:CANCELLED\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+    }
+
+    @Test(
+        "a chore cancelled by another client is not open: hidden from the open list, in --all and --done as done (recurring ones too), and an edit here keeps STATUS:CANCELLED on the server"
+    )
+    func cancelled() async throws {
+        try await withRadicale { server in
+            let chores = try server.makeCalendar("chores")
+            let client = try CalDAVClientTests.client(server, chores)
+            let objects = [
+                ("tap", Self.todo("tap", "SUMMARY:Fix the tap\r\n")),
+                ("bins", Self.todo("bins", "SUMMARY:Bins\r\nDUE;VALUE=DATE:20261124\r\nDTSTART;VALUE=DATE:20261124\r\nRRULE:FREQ=WEEKLY\r\n")),
+            ]
+            for (uid, text) in objects {
+                _ = try await client.put(text, at: client.href(forUID: uid), ifMatch: nil)
+            }
+            let home = try ChoreHome(server)
+            try await home.setUp(server, chores)
+            #expect(try await home.sync.sync().received == 2)
+            #expect(try await home.tasks.list(.open).isEmpty)
+            #expect(Set(try await home.tasks.list(.all).map { "\($0.name) \($0.isDone)" }) == ["Fix the tap true", "Bins true"])
+            #expect(Set(try await home.tasks.list(.done).map(\.name)) == ["Fix the tap", "Bins"])
+
+            _ = try await home.tasks.edit(id: try #require(try await home.task("Fix the tap").id), note: .set("washer"))
+            _ = try await home.tasks.edit(id: try #require(try await home.task("Bins").id), note: .set("blue"))
+            #expect(try await home.tasks.list(.open).isEmpty)
+            #expect(try await home.sync.sync().sent == 2)
+            #expect(try await home.sync.sync() == ChoreSyncSummary())
+            for uid in ["tap", "bins"] {
+                let text = try #require(try await client.fetch([client.href(forUID: uid)]).first?.icalendar)
+                let status = ChoreSyncFailureTests.unfolded(text).filter { $0.hasPrefix("STATUS") }
+                #expect(status == ["STATUS:CANCELLED"], "\(uid)")
+            }
+            #expect(try await client.fetch([client.href(forUID: "tap")]).first?.icalendar?.contains("DESCRIPTION:washer") == true)
+
+            // Reopened here: open there too.
+            _ = try await home.tasks.edit(
+                id: try #require(try await home.task("Fix the tap").id), frequency: .set(try .every(1, .week)))
+            #expect(try await home.tasks.list(.open).map(\.name) == ["Fix the tap"])
+            #expect(try await home.sync.sync().sent == 1)
+            let reopened = try #require(try await client.fetch([client.href(forUID: "tap")]).first?.icalendar)
+            #expect(ChoreSyncFailureTests.unfolded(reopened).filter { $0.hasPrefix("STATUS") } == ["STATUS:NEEDS-ACTION"])
+        }
+    }
+}
