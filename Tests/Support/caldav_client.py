@@ -6,7 +6,7 @@ Usage: caldav_client.py BASE_URL USER PASSWORD COLLECTION_PATH list
        caldav_client.py BASE_URL USER PASSWORD COLLECTION_PATH complete UID
 
 `list` prints one JSON array of the VTODOs as icalendar parses them (summary, description,
-due as an ISO date, rrule as text, status, completed); `add` writes a VTODO built with
+due and dtstart as ISO dates, rrule as text, status, completed); `add` writes a VTODO built with
 icalendar (RRULE may be empty); `complete` marks one completed, as a one-off client would.
 Run it with the Python that `make deps` installs under .build/tools/caldav.
 """
@@ -26,6 +26,7 @@ if command == "list":
     for todo in calendar.todos(include_completed=True):
         component = icalendar.Calendar.from_ical(todo.data).walk("VTODO")[0]
         due = component.get("DUE")
+        start = component.get("DTSTART")
         rrule = component.get("RRULE")
         completed = component.get("COMPLETED")
         todos.append({
@@ -33,6 +34,7 @@ if command == "list":
             "summary": str(component.get("SUMMARY")),
             "description": str(component.get("DESCRIPTION")) if component.get("DESCRIPTION") else None,
             "due": due.dt.isoformat()[:10] if due else None,
+            "dtstart": start.dt.isoformat()[:10] if start else None,
             "rrule": rrule.to_ical().decode() if rrule else None,
             "status": str(component.get("STATUS")) if component.get("STATUS") else None,
             "completed": completed.dt.astimezone(datetime.timezone.utc).isoformat() if completed else None,

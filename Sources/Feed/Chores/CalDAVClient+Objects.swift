@@ -38,8 +38,8 @@ package enum CalDAVWrite: Sendable, Equatable {
 
 extension CalDAVClient {
     /// The members changed and removed since `token` (every member for `nil`): one
-    /// `sync-collection` REPORT. `nil` when the server does not take the token (RFC 6578
-    /// `valid-sync-token`, 403 or 409, or no support at all): list the members instead.
+    /// `sync-collection` REPORT. `nil` when the server does not take the token or the report
+    /// (see `refusesToken`, and 400 or 501 for no support at all): list the members instead.
     package func changes(since token: String?) async throws(CalDAVError) -> CalDAVChanges? {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -49,11 +49,21 @@ extension CalDAVClient {
               <d:prop><d:getetag/></d:prop>
             </d:sync-collection>
             """
+        let response = try await send(
+            HTTPRequest(
+                method: HTTPMethod(rawValue: "REPORT"), url: collection,
+                headers: ["Depth": "0", "Content-Type": "application/xml; charset=utf-8"], body: Data(body.utf8)))
+        guard response.status == 207 else {
+            if Self.refusesToken(status: response.status, body: response.body) || [400, 501].contains(response.status) {
+                return nil
+            }
+            throw error(for: response.status, url: collection)
+        }
         let status: DAVMultistatus
         do {
-            status = try await multistatus(method: "REPORT", url: collection, depth: "0", body: body)
-        } catch .forbidden, .server(status: 409), .server(status: 400), .server(status: 501) {
-            return nil
+            status = try DAVMultistatus(response.body)
+        } catch {
+            throw .malformed(error.description)
         }
         var changes = CalDAVChanges(changed: [], removed: [], token: status.syncToken)
         for response in status.responses where isCollection(response.href) && response.status == 507 {
@@ -68,6 +78,17 @@ extension CalDAVClient {
             }
         }
         return changes
+    }
+
+    /// Whether a `sync-collection` answer refuses the token (RFC 6578 §3.2, the
+    /// `DAV:valid-sync-token` precondition): servers that forgot it (restored from a backup,
+    /// the collection recreated) answer 403, 409 or 412, and some another 4xx whose body names
+    /// the precondition. The caller lists the whole collection instead; a 401 or 404 is no
+    /// such refusal.
+    static func refusesToken(status: Int, body: Data) -> Bool {
+        if [403, 409, 412].contains(status) { return true }
+        guard (400..<500).contains(status), ![401, 404, 407, 408, 429].contains(status) else { return false }
+        return String(decoding: body.prefix(65_536), as: UTF8.self).contains("valid-sync-token")
     }
 
     /// Every member with its ETag (PROPFIND, depth 1): the fallback where `sync-collection`

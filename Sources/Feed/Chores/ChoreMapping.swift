@@ -17,10 +17,12 @@ package enum ChoreMapping {
         let task = local.task
         let recurring = task.frequency != nil
         let completed = local.completions.last.map(wholeSeconds)
+        // A chore cancelled elsewhere stays cancelled while it is not reopened here.
+        let cancelled = task.isDone && base?.isCancelled == true
         return ChoreFields(
             name: task.name, note: task.note, due: task.dueDate, frequency: task.frequency,
-            isDone: !recurring && task.isDone, completed: recurring || task.isDone ? completed : nil,
-            link: local.articleLink ?? base?.link)
+            isDone: (!recurring || cancelled) && task.isDone, completed: recurring || task.isDone ? completed : nil,
+            link: local.articleLink ?? base?.link, isCancelled: cancelled)
     }
 
     /// Why a chore's fields cannot be a task.
@@ -88,6 +90,7 @@ package enum ChoreMapping {
         take(\.due)
         take(\.frequency)
         take(\.isDone)
+        take(\.isCancelled)
         take(\.completed)
         take(\.link)
         return result
@@ -118,7 +121,7 @@ package enum ChoreMapping {
         task.note = fields.note
         task.dueDate = fields.due
         task.frequency = fields.frequency
-        task.isDone = fields.frequency == nil && fields.isDone
+        task.isDone = (fields.frequency == nil || fields.isCancelled) && fields.isDone
         var forgetting: Range<Date>?
         var remaining = current?.completions.map(wholeSeconds) ?? []
         if fields.frequency != nil, let agreed = base?.completed, remaining.contains(agreed),

@@ -25,6 +25,7 @@ package enum ChoreMerge {
         field("due", \.due)
         field("frequency", \.frequency)
         field("done", \.isDone)
+        field("cancelled", \.isCancelled)
         field("completed", \.completed)
         field("link", \.link)
         return (merged, conflicts)
@@ -40,6 +41,7 @@ package enum ChoreMerge {
         case "due": return fields.due.map(HouseholdTask.day) ?? "none"
         case "frequency": return fields.frequency.map { "\($0)" } ?? "once"
         case "done": return fields.isDone ? "done" : "open"
+        case "cancelled": return fields.isCancelled ? "cancelled" : "not cancelled"
         case "completed": return fields.completed.map { RFC3339.string(from: $0) } ?? "none"
         case "link": return fields.link?.absoluteString ?? "none"
         default: return "?"

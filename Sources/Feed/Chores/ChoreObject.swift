@@ -11,8 +11,11 @@ package struct ChoreFields: Sendable, Equatable {
     package var due: Date?
     /// `RRULE` `FREQ` and `INTERVAL`.
     package var frequency: Frequency?
-    /// `STATUS:COMPLETED` (a one-off chore).
+    /// `STATUS:COMPLETED` (a one-off chore), or `STATUS:CANCELLED` (any chore).
     package var isDone: Bool
+    /// `STATUS:CANCELLED`: another client cancelled the chore. It is done without a
+    /// completion, and keeps its status on the server until the chore is reopened here.
+    package var isCancelled: Bool
     /// `COMPLETED` for a one-off chore; for a recurring one, `X-TIDINGS-COMPLETED`, the last
     /// time it was done (its `DUE` has moved on to the next occurrence).
     package var completed: Date?
@@ -21,8 +24,9 @@ package struct ChoreFields: Sendable, Equatable {
 
     package init(
         name: String, note: String? = nil, due: Date? = nil, frequency: Frequency? = nil, isDone: Bool = false,
-        completed: Date? = nil, link: URL? = nil
+        completed: Date? = nil, link: URL? = nil, isCancelled: Bool = false
     ) {
+        self.isCancelled = isCancelled
         self.name = name
         self.note = note
         self.due = due
@@ -115,7 +119,9 @@ package struct ChoreObject: Sendable, Equatable {
         if let rule = todo.property("RRULE") {
             fields.frequency = try Self.frequency(rule.value)
         }
-        fields.isDone = fields.frequency == nil && todo.property("STATUS")?.value.uppercased() == "COMPLETED"
+        let status = todo.property("STATUS")?.value.trimmedWhitespace.uppercased()
+        fields.isCancelled = status == "CANCELLED"
+        fields.isDone = (fields.frequency == nil && status == "COMPLETED") || fields.isCancelled
         let completed = fields.frequency == nil ? todo.property("COMPLETED") : todo.property("X-TIDINGS-COMPLETED")
         if let completed {
             guard let instant = ICalendarDate.instant(completed.value) else {
@@ -152,9 +158,16 @@ package struct ChoreObject: Sendable, Equatable {
                 set(
                     fields.frequency.map { ICalendar.Property(name: "RRULE", value: Self.rule($0)) }, named: "RRULE")
             }
-            if current?.isDone != fields.isDone || (fields.frequency == nil && current?.completed != fields.completed) {
+            if current?.due != fields.due || current?.frequency != fields.frequency {
+                Self.startRecurrence(of: &todo, recurring: fields.frequency != nil, calendar: timeZoneCalendar)
+            }
+            if current?.isDone != fields.isDone || current?.isCancelled != fields.isCancelled
+                || (fields.frequency == nil && current?.completed != fields.completed)
+            {
                 changed = true
-                if fields.isDone {
+                if fields.isCancelled {
+                    todo.set(ICalendar.Property(name: "STATUS", value: "CANCELLED"))
+                } else if fields.isDone {
                     todo.set(ICalendar.Property(name: "STATUS", value: "COMPLETED"))
                     todo.set(ICalendar.Property(name: "PERCENT-COMPLETE", value: "100"))
                     todo.set(
@@ -200,6 +213,27 @@ package struct ChoreObject: Sendable, Equatable {
         let days = Int((day.timeIntervalSince(oldDay) / 86_400).rounded())
         todo.set(ICalendarDate.shifted(old, byDays: days, calendar: calendar))
         if let start = todo.property("DTSTART"), ICalendarDate.day(of: start, calendar: calendar) != nil {
+            todo.set(ICalendarDate.shifted(start, byDays: days, calendar: calendar))
+        }
+    }
+
+    /// Keeps `DTSTART` in step with `DUE` (RFC 5545 3.8.5.3: the first instance of a
+    /// recurrence set is `DTSTART`, and servers that expand recurrences skip an `RRULE`
+    /// without one): a recurring chore without it gets one on its due day, in the form and
+    /// with the parameters of its `DUE` (a DATE or a DATE-TIME, as RFC 5545 3.8.2.3 asks); a
+    /// `DTSTART` another client wrote stays, unless it falls after `DUE`, when it moves back
+    /// to the due day keeping its own form.
+    private static func startRecurrence(of todo: inout ICalendar.Component, recurring: Bool, calendar: Calendar) {
+        guard let due = todo.property("DUE"), let dueDay = ICalendarDate.day(of: due, calendar: calendar) else {
+            return
+        }
+        guard let start = todo.property("DTSTART"), let startDay = ICalendarDate.day(of: start, calendar: calendar)
+        else {
+            if recurring { todo.set(ICalendar.Property(name: "DTSTART", parameters: due.parameters, value: due.value)) }
+            return
+        }
+        if startDay > dueDay {
+            let days = Int((dueDay.timeIntervalSince(startDay) / 86_400).rounded())
             todo.set(ICalendarDate.shifted(start, byDays: days, calendar: calendar))
         }
     }

@@ -151,7 +151,8 @@ public struct TaskService: TaskProviding {
             Self.apply(newDue, to: &task.dueDate) { $0 }
             Self.apply(frequency, to: &task.frequency) { $0 }
             if task.frequency != nil {
-                task.isDone = false
+                // A recurring chore cancelled on another device stays done through other edits.
+                if frequency != .keep { task.isDone = false }
                 if task.dueDate == nil { task.dueDate = today }
             }
             // A new due date or frequency starts a new rhythm from the due date.
