@@ -32,7 +32,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CALDAV_TOOLS     = $(CURDIR)/.build/tools/caldav
 CALDAV_PACKAGES  = radicale==3.9.0 caldav==3.6.0
 
-.PHONY: deps caldav-tools build release release-bin run test examples bench-build docs bench fuzz format lint clean install uninstall
+.PHONY: deps system-deps caldav-tools build release release-bin run test examples bench-build docs bench fuzz format lint clean install uninstall
 
 ## deps: install libsqlite3-dev, libedit-dev and libxml2-dev when pkg-config cannot find them,
 ## libcurl4 (opened at run time for HTTP) when the loader does not know it, man-db and
@@ -40,7 +40,13 @@ CALDAV_PACKAGES  = radicale==3.9.0 caldav==3.6.0
 ## (the release binary opens libxml2 on first use; see release), less and w3m (the real pager
 ## and terminal browser the session hands its terminal to in the tests), and
 ## Radicale with caldav under .build/tools/caldav (python3-venv first when venv is missing).
-deps:
+deps: system-deps
+	@$(MAKE) --no-print-directory caldav-tools
+
+## system-deps: the Debian packages alone (what building and running need, and the pager,
+## browser and manual tools the tests drive); make run and make install stop here, make test
+## adds the Python test servers.
+system-deps:
 	@missing=""; \
 	set -- $(SYSTEM_PKGS); \
 	for pc in $(PC_NAMES); do \
@@ -58,7 +64,6 @@ deps:
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
-	@$(MAKE) --no-print-directory caldav-tools
 
 ## caldav-tools: Radicale and caldav in a virtual environment under .build/tools/caldav.
 caldav-tools:
@@ -72,7 +77,7 @@ caldav-tools:
 	  "$(CALDAV_TOOLS)/bin/pip" install -q --disable-pip-version-check $(CALDAV_PACKAGES); \
 	fi
 
-build: deps
+build: system-deps
 	$(SWIFT) build
 
 # The Swift runtime and Foundation are linked statically, and lld packs the relative
@@ -83,21 +88,30 @@ RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -
 # libxml2 is opened on first use (Sources/CLibXML2Loader), yet its pkg-config flags link it,
 # and SwiftPM puts them before any --as-needed: the release binary's dependency on it is
 # removed after the link, so that a command that parses nothing starts without libxml2, ICU,
-# liblzma and zlib (0.5-0.7 ms of `tidings --version`). The binary must still run.
-release: deps
+# liblzma and zlib (0.5-0.7 ms of `tidings --version`). The binary must still run. The patched
+# binary is a copy, $(RELEASE_BIN), made again only when SwiftPM's changed: patching SwiftPM's
+# own output made every later build link it again (minutes, with nothing changed).
+RELEASE_BIN = $(CURDIR)/.build/tidings-release/tidings
+
+release: system-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product tidings
-	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/tidings"; \
-	if patchelf --print-needed "$$bin" | grep -q '^libxml2'; then patchelf --remove-needed libxml2.so.2 "$$bin"; fi; \
-	"$$bin" --version >/dev/null
+	@built="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/tidings"; \
+	if [ ! -x "$(RELEASE_BIN)" ] || [ "$$built" -nt "$(RELEASE_BIN)" ]; then \
+	  mkdir -p "$$(dirname "$(RELEASE_BIN)")" && cp "$$built" "$(RELEASE_BIN).tmp" && \
+	  if patchelf --print-needed "$(RELEASE_BIN).tmp" | grep -q '^libxml2'; then \
+	    patchelf --remove-needed libxml2.so.2 "$(RELEASE_BIN).tmp"; \
+	  fi && mv "$(RELEASE_BIN).tmp" "$(RELEASE_BIN)"; \
+	fi; \
+	"$(RELEASE_BIN)" --version >/dev/null
 
 ## run: the REPL on a demo home that already holds the bundled sample feeds and two chores
 ## (Demo/setup.tidings, loaded once into a fresh demo home; delete the home to start over).
 ## release-bin: the path of the release binary (for scripts).
 release-bin:
-	@echo "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/tidings"
+	@echo "$(RELEASE_BIN)"
 
 run: release
-	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/tidings"; \
+	@bin="$(RELEASE_BIN)"; \
 	if [ ! -f "$(DEMO_HOME)/tidings.sqlite" ]; then \
 	  "$$bin" --home "$(DEMO_HOME)" Demo/setup.tidings >/dev/null || { rm -rf "$(DEMO_HOME)"; exit 1; }; \
 	fi; \
@@ -143,7 +157,7 @@ docs: deps
 ## install: the release binary, the manual and the completion scripts for bash, zsh and fish
 ## (which the binary itself generates, from swift-argument-parser).
 install: release
-	@bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/tidings"; \
+	@bin="$(RELEASE_BIN)"; \
 	set -e; \
 	install -d "$(BINDIR)" "$(MAN1DIR)" "$(BASHCOMPDIR)" "$(ZSHCOMPDIR)" "$(FISHCOMPDIR)"; \
 	install -m 755 "$$bin" "$(BINDIR)/tidings"; \

@@ -152,7 +152,7 @@ struct TaskCompletionTests {
         let clock = TestClock(noon)
         let service = store.service(clock)
         let id = try await addTask(service, clock, due: nil, name: "Descale the kettle")
-        _ = try await service.edit(id: id, due: .clear, frequency: .set(try .every(2, .week)))
+        _ = try await service.edit(id: id, frequency: .set(try .every(2, .week)))
         #expect(try await service.task(id: id).dueDay == "2026-11-22")
         #expect(try await service.complete(id: id).dueDay == "2026-12-06")
     }
