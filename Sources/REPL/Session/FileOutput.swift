@@ -103,22 +103,27 @@ enum FileOutput {
     }
 
     private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(Failure) {
-        var failure: Int32 = 0
+        let failure = writeFully(data, to: descriptor)
+        if failure != 0 { throw Failure(path: path, reason: String(cString: strerror(failure))) }
+    }
+
+    /// Writes all of `data` to `descriptor`, again after an interrupted or partial write;
+    /// returns 0, or the `errno` of the write that failed (EPIPE for a reader that left).
+    static func writeFully(_ data: Data, to descriptor: Int32) -> Int32 {
         data.withUnsafeBytes { buffer in
-            guard var next = buffer.baseAddress else { return }
+            guard var next = buffer.baseAddress else { return 0 }
             var left = buffer.count
             while left > 0 {
                 let written = posixWrite(descriptor, next, left)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = errno
-                    return
+                    return errno
                 }
                 next += written
                 left -= written
             }
+            return 0
         }
-        if failure != 0 { throw Failure(path: path, reason: String(cString: strerror(failure))) }
     }
 }
 

@@ -75,19 +75,7 @@ struct TerminalJob {
                 // A pager that quits before reading everything closes the pipe: SIGPIPE is
                 // ignored meanwhile, and the write's EPIPE ends the writing.
                 let previous = signal(SIGPIPE, SIG_IGN)
-                text.withUnsafeBytes { buffer in
-                    guard var next = buffer.baseAddress else { return }
-                    var left = buffer.count
-                    while left > 0 {
-                        let written = write(input, next, left)
-                        if written < 0 {
-                            if errno == EINTR { continue }
-                            break
-                        }
-                        next += written
-                        left -= written
-                    }
-                }
+                _ = FileOutput.writeFully(text, to: input)
                 close(input)
                 signal(SIGPIPE, previous)
             }
