@@ -210,7 +210,7 @@ package struct ChoreObject: Sendable, Equatable {
                 ICalendar.Property(name: "DUE", parameters: [.init("VALUE", "DATE")], value: ICalendarDate.date(day)))
             return
         }
-        let days = Int((day.timeIntervalSince(oldDay) / 86_400).rounded())
+        let days = ICalendarDate.days(from: oldDay, to: day)
         todo.set(ICalendarDate.shifted(old, byDays: days, calendar: calendar))
         if let start = todo.property("DTSTART"), ICalendarDate.day(of: start, calendar: calendar) != nil {
             todo.set(ICalendarDate.shifted(start, byDays: days, calendar: calendar))
@@ -233,8 +233,7 @@ package struct ChoreObject: Sendable, Equatable {
             return
         }
         if startDay > dueDay {
-            let days = Int((dueDay.timeIntervalSince(startDay) / 86_400).rounded())
-            todo.set(ICalendarDate.shifted(start, byDays: days, calendar: calendar))
+            todo.set(ICalendarDate.shifted(start, byDays: ICalendarDate.days(from: startDay, to: dueDay), calendar: calendar))
         }
     }
 
@@ -316,6 +315,12 @@ enum ICalendarDate {
 
     /// `property` (a DATE or DATE-TIME) moved by `days` days, keeping its form, time of day
     /// and parameters.
+    /// The whole days from the start of one day to the start of another (a daylight-saving
+    /// change rounds away).
+    static func days(from start: Date, to end: Date) -> Int {
+        Int((end.timeIntervalSince(start) / 86_400).rounded())
+    }
+
     static func shifted(_ property: ICalendar.Property, byDays days: Int, calendar: Calendar) -> ICalendar.Property {
         guard days != 0, let parsed = parse(property.value) else { return property }
         let utcCalendar = gregorian(in: utc)

@@ -68,12 +68,20 @@ public enum RFC3339 {
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's days-from-civil algorithms).
 package enum CivilDate {
+    /// Seconds since the epoch from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z: the dates
+    /// the formats here write.
+    package static let representableSeconds: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
+    /// `seconds` within `representableSeconds`; `nil` for NaN. A stored value another program
+    /// wrote (1e300, infinity) becomes the nearest bound instead of trapping later.
+    package static func bounded(_ seconds: Double) -> Double? {
+        seconds.isNaN ? nil : min(max(seconds, representableSeconds.lowerBound), representableSeconds.upperBound)
+    }
+
     /// The whole seconds since the epoch of `date`, within years 0001-9999 (NaN is 0): a
     /// conversion of any stored value that never traps.
     package static func clampedSeconds(_ date: Date) -> Int {
-        let seconds = date.timeIntervalSince1970
-        guard !seconds.isNaN else { return 0 }
-        return Int(min(max(seconds, -62_135_596_800), 253_402_300_799).rounded(.down))
+        Int((bounded(date.timeIntervalSince1970) ?? 0).rounded(.down))
     }
 
     /// Days from 1970-01-01 to the given date.

@@ -228,9 +228,8 @@ struct FeedCommands {
             throw FeedError.file("cannot write \(path): \(error.reason)")
         }
         // Exported to standard output, the OPML document is the whole output.
-        let toStandardOutput = path == "-" || path == "/dev/stdout"
         return CommandOutput(
-            text: toStandardOutput ? "" : "exported \(counted(count, "feed")) to \(path)",
+            text: FileOutput.isStandardOutput(path) ? "" : "exported \(counted(count, "feed")) to \(path)",
             json: .object(["exported": .int(count), "path": .string(path)]))
     }
 

@@ -50,7 +50,7 @@ enum TerminalText {
                 break
             }
             let code = tail[..<end]
-            if !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ";") }) {
+            if isStyleCode(code) {
                 output += "\u{1B}[\(code)m"
             }
             rest = tail[tail.index(after: end)...]
@@ -99,7 +99,7 @@ enum TerminalText {
         guard let end = text[afterOpening...].firstIndex(of: Character(styleClose)) else { return nil }
         let code = text[afterOpening..<end]
         let inner = text[text.index(after: end)..<text.index(text.endIndex, offsetBy: -closing.count)]
-        guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ";") }) else { return nil }
+        guard isStyleCode(code) else { return nil }
         return (String(code), inner)
     }
 
@@ -132,13 +132,20 @@ enum TerminalText {
         while let expected = secret.next() {
             guard look.next() == expected else { return }
         }
+        var code = ""
         while let next = look.next() {
             if next == styleClose {
-                scalars = look
+                if isStyleCode(Substring(code)) { scalars = look }
                 return
             }
-            guard next.isASCII, next.properties.numericType != nil || next == ";" else { return }
+            guard next.isASCII else { return }
+            code.unicodeScalars.append(next)
         }
+    }
+
+    /// Whether `code` is an SGR parameter list a style may carry: digits and semicolons.
+    private static func isStyleCode(_ code: Substring) -> Bool {
+        !code.isEmpty && code.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ";") }
     }
 
     /// Style markers: noncharacters, which `isUnsafe` removes from any other text, around a

@@ -23,6 +23,9 @@ enum FileOutput {
         var errorDescription: String? { "cannot write \(path): \(reason)" }
     }
 
+    /// Whether `path` names standard output: `-` or `/dev/stdout`.
+    static func isStandardOutput(_ path: String) -> Bool { path == "-" || path == "/dev/stdout" }
+
     /// Writes `data` to `path` (see the type's rules). `newFileMode` is the mode of a file that
     /// did not exist (before the umask, as `open` applies it); a replaced file keeps its own.
     static func write(_ data: Data, to path: String, newFileMode: mode_t = 0o666) throws(Failure) {

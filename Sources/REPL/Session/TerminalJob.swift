@@ -24,9 +24,9 @@ struct TerminalJob {
     var arguments: [String] = []
     var environment: [String: String]
 
-    /// Starts the program and returns a running job. `input` (when given) is written to its
-    /// standard input by `finish`; otherwise it reads the session's standard input when that is
-    /// a terminal, else `/dev/null`.
+    /// Starts the program and returns a running job. With `feedingInput`, its standard input is
+    /// a pipe that `finish(writing:)` writes; otherwise it reads the session's standard input
+    /// when that is a terminal, else `/dev/null`.
     func start(feedingInput: Bool) throws(Failure) -> Running {
         let terminal = Self.terminalDescriptor()
         let foreground = terminal >= 0 && tidings_is_foreground(terminal) != 0

@@ -52,8 +52,7 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
     /// program wrote (1e300, infinity) would otherwise reach date arithmetic and JSON encoding,
     /// which refuse it. NaN reads as no date.
     private static func bounded(_ seconds: Double?) -> Double? {
-        guard let seconds, !seconds.isNaN else { return nil }
-        return min(max(seconds, -62_135_596_800), 253_402_300_799)
+        seconds.flatMap(CivilDate.bounded)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
