@@ -26,11 +26,12 @@ FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Radicale, the CalDAV server the chore-sharing tests start on 127.0.0.1, and caldav, the Python
-# client the sync benchmark runs beside Tidings: pinned, in a virtual environment under .build,
-# so that no system service is installed or started.
+# Radicale and Xandikos, the two CalDAV servers the chore-sharing tests start on 127.0.0.1;
+# caldav, the Python client the tests and the sync benchmark run beside Tidings; todoman with
+# vdirsyncer, a second real client the tests share chores with: pinned, in a virtual environment
+# under .build, so that no system service is installed or started.
 CALDAV_TOOLS     = $(CURDIR)/.build/tools/caldav
-CALDAV_PACKAGES  = radicale==3.9.0 caldav==3.6.0
+CALDAV_PACKAGES  = radicale==3.9.0 xandikos==0.4.10 caldav==3.6.0 vdirsyncer==0.21.0 todoman==4.7.0
 
 .PHONY: deps system-deps caldav-tools build release release-bin run test examples bench-build docs bench fuzz format lint clean install uninstall
 
@@ -39,7 +40,7 @@ CALDAV_PACKAGES  = radicale==3.9.0 caldav==3.6.0
 ## groff-base (the manual's tests render docs/tidings.1) when man or groff is missing, patchelf
 ## (the release binary opens libxml2 on first use; see release), less and w3m (the real pager
 ## and terminal browser the session hands its terminal to in the tests), and
-## Radicale with caldav under .build/tools/caldav (python3-venv first when venv is missing).
+## the CalDAV test tools under .build/tools/caldav (python3-venv first when venv is missing).
 deps: system-deps
 	@$(MAKE) --no-print-directory caldav-tools
 
@@ -65,9 +66,10 @@ system-deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-## caldav-tools: Radicale and caldav in a virtual environment under .build/tools/caldav.
+## caldav-tools: Radicale, Xandikos, caldav, vdirsyncer and todoman in a virtual environment
+## under .build/tools/caldav.
 caldav-tools:
-	@if [ ! -x "$(CALDAV_TOOLS)/bin/python3" ] || ! "$(CALDAV_TOOLS)/bin/python3" -c 'import radicale, caldav' 2>/dev/null; then \
+	@if [ ! -x "$(CALDAV_TOOLS)/bin/python3" ] || ! "$(CALDAV_TOOLS)/bin/python3" -c 'import radicale, xandikos, caldav, vdirsyncer, todoman' 2>/dev/null; then \
 	  echo "Installing $(CALDAV_PACKAGES) into $(CALDAV_TOOLS)"; \
 	  if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then \
 	    $(SUDO) apt-get update -qq && \

@@ -335,7 +335,7 @@ if wants chores; then
   dav="$WORK/radicale"; mkdir -p "$dav/storage"
   printf 'alice:correct horse\n' >"$dav/users"
   mkfifo "$dav/lifeline"
-  "$PY" Tests/Support/radicale_server.py "$dav/storage" "$dav/users" "$dav/port" <"$dav/lifeline" &
+  "$PY" Tests/Support/caldav_server.py radicale "$dav/storage" "$dav/users" "$dav/port" <"$dav/lifeline" &
   exec 9>"$dav/lifeline"  # the server stops when this closes (at exit)
   for _ in $(seq 400); do [ -s "$dav/port" ] && break; sleep 0.05; done
   base="http://127.0.0.1:$(cat "$dav/port")"

@@ -109,7 +109,7 @@ extension CalDAVClient {
     /// (RFC 4791 §7.9). An href the server no longer has is left out.
     package func fetch(_ hrefs: [String]) async throws(CalDAVError) -> [CalDAVObject] {
         guard !hrefs.isEmpty else { return [] }
-        let list = hrefs.map { "<d:href>\(MarkupEscaping.escape(Self.encodedPath($0)))</d:href>" }.joined()
+        let list = hrefs.map { "<d:href>\(MarkupEscaping.escape(DAVHref.path(of: $0)))</d:href>" }.joined()
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
@@ -130,10 +130,13 @@ extension CalDAVClient {
         -> CalDAVWrite
     {
         let url = try objectURL(href)
-        var headers: HTTPHeaders = ["Content-Type": "text/calendar; charset=utf-8"]
-        if let etag { headers["If-Match"] = etag } else { headers["If-None-Match"] = "*" }
-        let response = try await send(
-            HTTPRequest(method: .put, url: url, headers: headers, body: Data(icalendar.utf8)))
+        let body = Data(icalendar.utf8)
+        let headers: HTTPHeaders = ["Content-Type": "text/calendar; charset=utf-8"]
+        let response = try await conditionally(href: href, etag: etag) { (precondition) throws(CalDAVError) in
+            var request = HTTPRequest(method: .put, url: url, headers: headers, body: body)
+            for (name, value) in precondition { request.headers[name] = value }
+            return try await send(request)
+        }
         switch response.status {
         case 200..<300: return .stored(etag: response.headers["ETag"])
         case 412: return .conflict
@@ -145,9 +148,12 @@ extension CalDAVClient {
     /// as removed.
     package func delete(at href: String, ifMatch etag: String?) async throws(CalDAVError) -> CalDAVWrite {
         let url = try objectURL(href)
-        var headers: HTTPHeaders = [:]
-        if let etag { headers["If-Match"] = etag }
-        let response = try await send(HTTPRequest(method: .delete, url: url, headers: headers))
+        let response = try await conditionally(href: href, etag: etag, creating: false) {
+            (precondition) throws(CalDAVError) in
+            var request = HTTPRequest(method: .delete, url: url)
+            for (name, value) in precondition { request.headers[name] = value }
+            return try await send(request)
+        }
         switch response.status {
         case 200..<300, 404, 410: return .stored(etag: nil)
         case 412: return .conflict
@@ -155,20 +161,44 @@ extension CalDAVClient {
         }
     }
 
+    /// Sends a write with its precondition: `If-Match` with `etag`, or `If-None-Match: *` to
+    /// create (unless `creating` is false, for a deletion).
+    ///
+    /// A weak tag (`W/"x"`) never satisfies `If-Match`, which compares strongly (RFC 9110
+    /// §13.1.1), so a write at a weak tag is sent at its opaque value (`"x"`: a compressing
+    /// proxy or Apache weakens a strong tag the server still takes); when the server refuses
+    /// that, the object is read, and only if the server still gives it the same weak tag is the
+    /// write sent without a precondition. Otherwise the answer is the 412 of a change made
+    /// there.
+    private func conditionally(
+        href: String, etag: String?, creating: Bool = true,
+        _ send: (HTTPHeaders) async throws(CalDAVError) -> HTTPResponse
+    ) async throws(CalDAVError) -> HTTPResponse {
+        guard let etag else { return try await send(creating ? ["If-None-Match": "*"] : [:]) }
+        guard EntityTag.isWeak(etag) else { return try await send(["If-Match": etag]) }
+        let first = try await send(["If-Match": EntityTag.opaque(etag)])
+        guard first.status == 412 else { return first }
+        let path = DAVHref.path(of: href)
+        guard let current = try await fetch([href]).first(where: { DAVHref.path(of: $0.href) == path }),
+            let now = current.etag, EntityTag.weaklyEqual(now, etag)
+        else { return first }
+        return try await send([:])
+    }
+
     /// A response's `getetag`, without the white space around it; `nil` when there is none.
     static func etag(_ response: DAVMultistatus.Response) -> String? {
         response.property(DAVMultistatus.dav, "getetag")?.text.trimmedWhitespace.nonEmpty
     }
 
-    /// The href of a new object named after its UID, in the collection.
+    /// The href of a new object named after its UID, in the collection (in the canonical form
+    /// of `DAVHref`).
     package func href(forUID uid: String) -> String {
         let name =
             uid.unicodeScalars.allSatisfy {
                 CharacterSet.alphanumerics.contains($0) || "-_.@".unicodeScalars.contains($0)
             }
             ? uid : UUID().uuidString
-        let base = collection.path.hasSuffix("/") ? collection.path : collection.path + "/"
-        return base + name + ".ics"
+        return DAVHref.canonical(collectionPath + name + ".ics")
     }
 
     /// Whether `href` names an object in the collection (on the same server, below its path).
@@ -179,20 +209,21 @@ extension CalDAVClient {
     /// The absolute URL of `href`, which must lie in the collection on the same server: a
     /// hostile answer cannot send writes elsewhere.
     private func objectURL(_ href: String) throws(CalDAVError) -> URL {
-        // Dot segments resolved first: `/alice/chores/../x.ics` is not in `/alice/chores/`.
+        let outside = CalDAVError.malformed("the object \(href) is outside the collection")
         // An href may be a whole URL (RFC 4918 allows it): then it is read as one, never as a
-        // path below the collection.
-        let absolute = href.range(of: "://") != nil ? URL(string: href) : nil
-        guard
-            let url = (absolute ?? URL(string: Self.encodedPath(href), relativeTo: collection))?.absoluteURL
-                .standardized,
-            url.host == collection.host, url.port == collection.port, url.scheme == collection.scheme,
-            url.path.hasPrefix(collection.path.hasSuffix("/") ? collection.path : collection.path + "/")
-        else { throw .malformed("the object \(href) is outside the collection") }
+        // path below the collection, and must name this server.
+        if href.range(of: "://") != nil {
+            guard let url = URL(string: href), url.host == collection.host, url.port == collection.port,
+                url.scheme == collection.scheme
+            else { throw outside }
+        }
+        // Dot segments resolved first: `/alice/chores/../x.ics` is not in `/alice/chores/`.
+        // Nor is a path whose dot segments only a decoding server would see (`..%2F..%2Fx`).
+        let path = DAVHref.path(of: href)
+        guard let url = URL(string: path, relativeTo: collection)?.absoluteURL.standardized,
+            DAVHref.canonical(url.path(percentEncoded: true)).hasPrefix(collectionPath),
+            !url.path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." })
+        else { throw outside }
         return url
-    }
-
-    private static func encodedPath(_ href: String) -> String {
-        href.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? href
     }
 }

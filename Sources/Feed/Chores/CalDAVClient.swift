@@ -158,6 +158,12 @@ package struct CalDAVClient: Sendable {
     /// Whether `href` names the collection itself (with or without its final slash).
     func isCollection(_ href: String) -> Bool {
         let trim = { (text: String) in text.hasSuffix("/") ? String(text.dropLast()) : text }
-        return trim(URL(string: href)?.path ?? href) == trim(collection.path)
+        return trim(DAVHref.path(of: href)) == trim(collectionPath)
+    }
+
+    /// The collection's path in the canonical form of `DAVHref`, with its final slash.
+    var collectionPath: String {
+        let path = DAVHref.canonical(collection.path(percentEncoded: true))
+        return path.hasSuffix("/") ? path : path + "/"
     }
 }

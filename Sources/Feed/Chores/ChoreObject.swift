@@ -233,7 +233,9 @@ package struct ChoreObject: Sendable, Equatable {
             return
         }
         if startDay > dueDay {
-            todo.set(ICalendarDate.shifted(start, byDays: ICalendarDate.days(from: startDay, to: dueDay), calendar: calendar))
+            todo.set(
+                ICalendarDate.shifted(start, byDays: ICalendarDate.days(from: startDay, to: dueDay), calendar: calendar)
+            )
         }
     }
 

@@ -162,7 +162,7 @@ struct ChoreSyncRun {
         removedThisSync = Set(removed)
         let wanted = listed.filter { object in
             guard let etag = object.etag, let known = items[object.href]?.etag else { return true }
-            return etag != known
+            return !EntityTag.weaklyEqual(etag, known)
         }.map(\.href)
         // 2. Their changes, merged with ours.
         for start in stride(from: 0, to: wanted.count, by: ChoreSyncEngine.fetchBatch) {
@@ -188,7 +188,16 @@ struct ChoreSyncRun {
 
     /// Reads the tasks and objects again.
     mutating func reload() async throws {
-        let state = try await repository.localState()
+        var state = try await repository.localState()
+        // Hrefs stored decoded by earlier versions take the canonical form once.
+        let renamed = state.items.compactMap { item in
+            let canonical = Self.path(item.href)
+            return canonical == item.href ? nil : (item.href, canonical)
+        }
+        if !renamed.isEmpty {
+            try await repository.rename(renamed)
+            state = try await repository.localState()
+        }
         tasks = Dictionary(
             state.tasks.compactMap { task in task.task.id.map { ($0, task) } }, uniquingKeysWith: { a, _ in a })
         items = Dictionary(state.items.map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
@@ -293,13 +302,11 @@ struct ChoreSyncRun {
             item.taskID = taskID
             items[item.href] = item
         case .item(let item), .reserve(let item): items[item.href] = item
-        case .delete(_, let href), .forget(let href): items[href] = nil
+        case .delete(_, let href), .forget(let href), .deleted(let href): items[href] = nil
         }
     }
 
-    /// An href as a path: servers answer with paths or with whole URLs.
-    static func path(_ href: String) -> String {
-        guard href.contains("://"), let url = URL(string: href) else { return href }
-        return url.path
-    }
+    /// An href as a path in its canonical form (`DAVHref`): servers answer with paths or with
+    /// whole URLs, escaped in their own ways.
+    static func path(_ href: String) -> String { DAVHref.path(of: href) }
 }

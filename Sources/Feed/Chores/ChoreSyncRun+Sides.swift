@@ -194,7 +194,7 @@ extension ChoreSyncRun {
         if item.etag == nil || item.etag == Self.unknownETag {
             // Reserved but maybe never sent: only what is there can be deleted.
             guard let current = try await fetchOne(item.href) else {
-                return try await write(.forget(href: item.href), counting: nil)
+                return try await write(.deleted(href: item.href), counting: nil)
             }
             item.etag = current.etag
         }
@@ -208,11 +208,11 @@ extension ChoreSyncRun {
         }
         switch deleted {
         case .stored:
-            try await write(.forget(href: item.href), counting: \.deleted)
+            try await write(.deleted(href: item.href), counting: \.deleted)
         case .conflict:
             // Changed there since: it comes back here.
             guard let current = try await fetchOne(item.href) else {
-                return try await write(.forget(href: item.href), counting: nil)
+                return try await write(.deleted(href: item.href), counting: nil)
             }
             try await received(CalDAVObject(href: item.href, etag: current.etag, icalendar: current.icalendar))
         }

@@ -8,7 +8,7 @@ struct DAVMultistatus: Sendable, Equatable {
 
     /// One resource.
     struct Response: Sendable, Equatable {
-        /// The `href`, percent-decoded.
+        /// The `href` as the server wrote it (see `DAVHref` for comparing it).
         var href: String
         /// The response's own status (a removed member in a sync report is 404); `nil` when
         /// the statuses are per property.
@@ -39,8 +39,8 @@ struct DAVMultistatus: Sendable, Equatable {
         responses = root.children(Self.dav, "response").compactMap { response in
             // A response names its resource (RFC 4918): one without an href, or with a blank
             // one, names nothing this client could fetch, change or compare, and is left out.
-            guard let href = response.childText(Self.dav, "href"), !href.isEmpty else { return nil }
-            var entry = Response(href: href.removingPercentEncoding ?? href)
+            guard let href = response.childText(Self.dav, "href"), !href.trimmedWhitespace.isEmpty else { return nil }
+            var entry = Response(href: href.trimmedWhitespace)
             entry.status = response.childText(Self.dav, "status").flatMap(Self.status)
             for propstat in response.children(Self.dav, "propstat")
             where propstat.childText(Self.dav, "status").flatMap(Self.status) == 200 {

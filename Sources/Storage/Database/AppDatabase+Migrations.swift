@@ -116,6 +116,30 @@ extension AppDatabase {
                     INSERT INTO articleSubstring(articleSubstring, rank) VALUES ('automerge', 8);
                     """)
         }
+        migrator.registerMigration("v15-chore-tombstones", foreignKeyChecks: .immediate) { db in
+            // A task removed here whose deletion reached the server keeps its object aside while
+            // `task undo` can bring it back: the task restored gets it again, unsent, and the next
+            // sync creates it anew as the same object (href, UID, other clients' properties).
+            try db.execute(
+                sql: """
+                    CREATE TABLE choreSyncTombstone (
+                        formerTaskId INTEGER PRIMARY KEY NOT NULL,
+                        href TEXT NOT NULL,
+                        uid TEXT NOT NULL,
+                        icalendar TEXT NOT NULL);
+                    DROP TRIGGER choreSyncItem_taskRestored;
+                    CREATE TRIGGER choreSyncItem_taskRestored AFTER INSERT ON task BEGIN
+                        UPDATE choreSyncItem SET taskId = NEW.id, formerTaskId = NULL
+                        WHERE taskId IS NULL AND formerTaskId = NEW.id;
+                        INSERT INTO choreSyncItem (href, uid, taskId, etag, icalendar)
+                        SELECT href, uid, NEW.id, NULL, icalendar FROM choreSyncTombstone AS gone
+                        WHERE gone.formerTaskId = NEW.id AND NOT EXISTS (
+                            SELECT 1 FROM choreSyncItem
+                            WHERE taskId = NEW.id OR href = gone.href OR uid = gone.uid);
+                        DELETE FROM choreSyncTombstone WHERE formerTaskId = NEW.id;
+                    END;
+                    """)
+        }
         return migrator
     }
 

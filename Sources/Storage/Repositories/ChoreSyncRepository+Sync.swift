@@ -40,6 +40,10 @@ public enum ChoreSyncWrite: Sendable, Hashable {
     case item(ChoreSyncItem)
     /// An object to forget (deleted on both sides).
     case forget(href: String)
+    /// An object whose task was deleted here, now deleted on the server too: forgotten, but
+    /// kept aside while `task undo` can bring the task back, which then gets it again (the same
+    /// href, UID and other clients' properties) to be created anew on the server.
+    case deleted(href: String)
     /// The object a task not yet on the server will be written as, saved before it is sent:
     /// saved only while the task exists and has no object, so two syncs never send one task
     /// twice under two UIDs.
@@ -123,9 +127,12 @@ extension ChoreSyncRepository {
                 try db.execute(
                     sql: """
                         DELETE FROM taskUndo WHERE taskId IN (
-                            SELECT formerTaskId FROM choreSyncItem WHERE (href = ? OR uid = ?) AND formerTaskId IS NOT NULL)
+                            SELECT formerTaskId FROM choreSyncItem WHERE (href = ?1 OR uid = ?2) AND formerTaskId IS NOT NULL
+                            UNION SELECT formerTaskId FROM choreSyncTombstone WHERE href = ?1 OR uid = ?2)
                         """,
                     arguments: [item.href, item.uid])
+                try db.execute(
+                    sql: "DELETE FROM choreSyncTombstone WHERE href = ? OR uid = ?", arguments: [item.href, item.uid])
                 var record = TaskRecord(task)
                 record.id = nil
                 if let articleID = record.articleId, try !ArticleRecord.exists(db, key: articleID) {
@@ -174,6 +181,20 @@ extension ChoreSyncRepository {
                 return .written(taskID: item.taskID)
             case .forget(let href):
                 try db.execute(sql: "DELETE FROM choreSyncItem WHERE href = ?", arguments: [href])
+                return .written(taskID: nil)
+            case .deleted(let href):
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO choreSyncTombstone (formerTaskId, href, uid, icalendar)
+                        SELECT formerTaskId, href, uid, icalendar FROM choreSyncItem
+                        WHERE href = ? AND taskId IS NULL
+                        AND formerTaskId IN (SELECT taskId FROM taskUndo WHERE kind = 'remove')
+                        """,
+                    arguments: [href])
+                try db.execute(sql: "DELETE FROM choreSyncItem WHERE href = ?", arguments: [href])
+                // Those no undo can bring back any more go.
+                try db.execute(
+                    sql: "DELETE FROM choreSyncTombstone WHERE formerTaskId NOT IN (SELECT taskId FROM taskUndo)")
                 return .written(taskID: nil)
             case .reserve(let item):
                 guard let taskID = item.taskID, try TaskRecord.exists(db, key: taskID),

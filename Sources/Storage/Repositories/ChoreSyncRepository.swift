@@ -29,7 +29,7 @@ public struct ChoreSyncRepository: Sendable {
         try await database.write(source: .user) { db in
             let current = try Row.fetchOne(db, sql: "SELECT url, user FROM choreSyncAccount WHERE id = 1")
             if let current, current[0] as String == url.absoluteString, current[1] as String == user { return }
-            try db.execute(sql: "DELETE FROM choreSyncItem")
+            try db.execute(sql: "DELETE FROM choreSyncItem; DELETE FROM choreSyncTombstone;")
             try db.execute(
                 sql: "INSERT OR REPLACE INTO choreSyncAccount (id, url, user) VALUES (1, ?, ?)",
                 arguments: [url.absoluteString, user])
@@ -39,7 +39,8 @@ public struct ChoreSyncRepository: Sendable {
     /// Stops sharing: the account and the objects are forgotten; the tasks stay.
     public func removeAccount() async throws(StorageError) {
         try await database.write(source: .user) { db in
-            try db.execute(sql: "DELETE FROM choreSyncItem; DELETE FROM choreSyncAccount;")
+            try db.execute(
+                sql: "DELETE FROM choreSyncItem; DELETE FROM choreSyncTombstone; DELETE FROM choreSyncAccount;")
         }
     }
 
@@ -66,6 +67,21 @@ public struct ChoreSyncRepository: Sendable {
         try await database.write(source: .app) { db in
             for href in removed { try db.execute(sql: "DELETE FROM choreSyncItem WHERE href = ?", arguments: [href]) }
             for item in items { try Self.save(item, db) }
+        }
+    }
+
+    /// Moves objects to new hrefs (`(from, to)` pairs), in one transaction; one whose new href
+    /// another object already has stays where it is.
+    public func rename(_ moves: [(from: String, to: String)]) async throws(StorageError) {
+        try await database.write(source: .app) { db in
+            for (from, to) in moves {
+                try db.execute(
+                    sql: """
+                        UPDATE choreSyncItem SET href = ?2 WHERE href = ?1
+                        AND NOT EXISTS (SELECT 1 FROM choreSyncItem WHERE href = ?2)
+                        """,
+                    arguments: [from, to])
+            }
         }
     }
 }

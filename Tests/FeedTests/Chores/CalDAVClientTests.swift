@@ -12,7 +12,7 @@ import Testing
 /// wrong gives one reason, and the password never travels where it should not.
 @Suite("CalDAV collection check", .timeLimit(.minutes(10)))
 struct CalDAVClientTests {
-    static func client(_ server: RadicaleServer, _ url: URL, password: String? = nil) throws(CalDAVError)
+    static func client(_ server: CalDAVTestServer, _ url: URL, password: String? = nil) throws(CalDAVError)
         -> CalDAVClient
     {
         let credentials = CalDAVCredentials(user: server.user, password: password ?? server.password)

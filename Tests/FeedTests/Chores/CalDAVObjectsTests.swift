@@ -72,12 +72,15 @@ struct CalDAVObjectsTests {
         }
     }
 
-    @Test("an href outside the collection is refused before anything is sent")
+    @Test("an href outside the collection is refused before anything is sent, dot segments escaped or not")
     func hrefOutsideTheCollection() async throws {
         try await withRadicale { server in
             let client = try CalDAVClientTests.client(server, try server.makeCalendar("chores"))
             for href in [
                 "/alice/other/x.ics", "https://elsewhere.example/alice/chores/x.ics", "/alice/chores/../x.ics",
+                "/alice/chores/%2E%2E/other/x.ics", "/alice/chores/..%2F..%2Fbob/x.ics",
+                "/alice/chores/x/%2e./../y.ics",
+                "/alice/chores", "/alice/chores%2Fx.ics",
             ] {
                 await #expect(throws: CalDAVError.self) { try await client.delete(at: href, ifMatch: nil) }
             }

@@ -16,13 +16,16 @@ struct ChoreStartTests {
     }
 
     static func lines(_ object: ChoreObject, _ name: String) -> [String] {
-        ChoreSyncFailureTests.unfolded(object.calendar.text).filter { $0.hasPrefix(name + ":") || $0.hasPrefix(name + ";") }
+        ChoreSyncFailureTests.unfolded(object.calendar.text).filter {
+            $0.hasPrefix(name + ":") || $0.hasPrefix(name + ";")
+        }
     }
 
     @Test("a new recurring chore starts on its first due day, as a DATE like its DUE; a one-off chore has no DTSTART")
     func newChores() throws {
         let weekly = ChoreObject(
-            uid: "w", fields: ChoreFields(name: "Bins", due: ChoreObjectTests.day("2026-11-24"), frequency: try .every(1, .week)),
+            uid: "w",
+            fields: ChoreFields(name: "Bins", due: ChoreObjectTests.day("2026-11-24"), frequency: try .every(1, .week)),
             now: ChoreObjectTests.now, calendar: Self.utc)
         #expect(Self.lines(weekly, "DTSTART") == ["DTSTART;VALUE=DATE:20261124"])
         #expect(Self.lines(weekly, "DUE") == ["DUE;VALUE=DATE:20261124"])
@@ -36,7 +39,10 @@ struct ChoreStartTests {
         "a recurring chore without DTSTART (written by an older Tidings or another client) gets one in its DUE's form when DUE moves or it becomes recurring",
         arguments: [
             ("DUE;VALUE=DATE:20261124\r\nRRULE:FREQ=WEEKLY\r\n", "DTSTART;VALUE=DATE:20261201"),
-            ("DUE;TZID=Europe/Berlin:20261124T090000\r\nRRULE:FREQ=WEEKLY\r\n", "DTSTART;TZID=Europe/Berlin:20261201T090000"),
+            (
+                "DUE;TZID=Europe/Berlin:20261124T090000\r\nRRULE:FREQ=WEEKLY\r\n",
+                "DTSTART;TZID=Europe/Berlin:20261201T090000"
+            ),
             ("DUE:20261124T090000Z\r\nRRULE:FREQ=WEEKLY\r\n", "DTSTART:20261201T090000Z"),
             ("DUE;VALUE=DATE:20261201\r\n", "DTSTART;VALUE=DATE:20261201"),
         ])
@@ -53,7 +59,9 @@ struct ChoreStartTests {
         #expect(try object.fields(calendar: Self.utc) == fields)
     }
 
-    @Test("a DTSTART that would follow the new DUE moves back to the due day in its own form; one before it moves with DUE")
+    @Test(
+        "a DTSTART that would follow the new DUE moves back to the due day in its own form; one before it moves with DUE"
+    )
     func startNeverAfterDue() throws {
         let text =
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VTODO\r\nUID:x\r\nDTSTAMP:20261101T090000Z\r\nSUMMARY:Bins\r\n"

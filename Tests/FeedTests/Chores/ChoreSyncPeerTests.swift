@@ -9,12 +9,12 @@ import Testing
 @Suite("Chore sync beside python-caldav", .timeLimit(.minutes(10)))
 struct ChoreSyncPeerTests {
     /// Runs Tests/Support/caldav_client.py and returns what it printed.
-    static func peer(_ server: RadicaleServer, _ arguments: [String]) throws -> String {
+    static func peer(_ server: CalDAVTestServer, _ arguments: [String]) throws -> String {
         let process = Process()
-        process.executableURL = RadicaleServer.python
+        process.executableURL = CalDAVTestServer.python
         process.arguments =
             [
-                RadicaleServer.packageRoot.appendingPathComponent("Tests/Support/caldav_client.py").path,
+                CalDAVTestServer.packageRoot.appendingPathComponent("Tests/Support/caldav_client.py").path,
                 server.base.absoluteString, server.user, server.password, "/alice/chores/",
             ] + arguments
         let output = Pipe()
@@ -40,10 +40,10 @@ struct ChoreSyncPeerTests {
     }
 
     @Test(
-        "python-caldav reads Tidings' chores field for field (folded, escaped, UTF-8), and Tidings reads and follows its chores"
-    )
-    func bothWays() async throws {
-        try await withRadicale { server in
+        "python-caldav reads Tidings' chores field for field (folded, escaped, UTF-8), and Tidings reads and follows its chores",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func bothWays(_ kind: CalDAVTestServer.Kind) async throws {
+        try await withCalDAVServer(kind) { server in
             let chores = try server.makeCalendar("chores")
             let home = try ChoreHome(server)
             try await home.setUp(server, chores)

@@ -81,7 +81,7 @@ struct ChoreSyncServersTests {
                 summary.received == 1 && summary.deleted == 1 && summary.sent == 2 && summary.conflicts.isEmpty
                     && summary.problems.isEmpty, "\(summary)")
             #expect(try await a.list().map(\.name).sorted() == ["Bins", "Laundry", "Mop", "Windows"])
-            #expect(try ChoreSyncTests.objects(server, "chores").count == 4)
+            #expect(try await ChoreSyncTests.objects(server, "chores").count == 4)
             #expect(try await b.sync.sync().received == 2)
             #expect(try await a.list() == b.list())
 
@@ -110,7 +110,13 @@ struct ChoreCancelledTests {
             let client = try CalDAVClientTests.client(server, chores)
             let objects = [
                 ("tap", Self.todo("tap", "SUMMARY:Fix the tap\r\n")),
-                ("bins", Self.todo("bins", "SUMMARY:Bins\r\nDUE;VALUE=DATE:20261124\r\nDTSTART;VALUE=DATE:20261124\r\nRRULE:FREQ=WEEKLY\r\n")),
+                (
+                    "bins",
+                    Self.todo(
+                        "bins",
+                        "SUMMARY:Bins\r\nDUE;VALUE=DATE:20261124\r\nDTSTART;VALUE=DATE:20261124\r\nRRULE:FREQ=WEEKLY\r\n"
+                    )
+                ),
             ]
             for (uid, text) in objects {
                 _ = try await client.put(text, at: client.href(forUID: uid), ifMatch: nil)
@@ -119,7 +125,10 @@ struct ChoreCancelledTests {
             try await home.setUp(server, chores)
             #expect(try await home.sync.sync().received == 2)
             #expect(try await home.tasks.list(.open).isEmpty)
-            #expect(Set(try await home.tasks.list(.all).map { "\($0.name) \($0.isDone)" }) == ["Fix the tap true", "Bins true"])
+            #expect(
+                Set(try await home.tasks.list(.all).map { "\($0.name) \($0.isDone)" }) == [
+                    "Fix the tap true", "Bins true",
+                ])
             #expect(Set(try await home.tasks.list(.done).map(\.name)) == ["Fix the tap", "Bins"])
 
             _ = try await home.tasks.edit(id: try #require(try await home.task("Fix the tap").id), note: .set("washer"))
@@ -132,7 +141,9 @@ struct ChoreCancelledTests {
                 let status = ChoreSyncFailureTests.unfolded(text).filter { $0.hasPrefix("STATUS") }
                 #expect(status == ["STATUS:CANCELLED"], "\(uid)")
             }
-            #expect(try await client.fetch([client.href(forUID: "tap")]).first?.icalendar?.contains("DESCRIPTION:washer") == true)
+            #expect(
+                try await client.fetch([client.href(forUID: "tap")]).first?.icalendar?.contains("DESCRIPTION:washer")
+                    == true)
 
             // Reopened here: open there too.
             _ = try await home.tasks.edit(
@@ -140,7 +151,8 @@ struct ChoreCancelledTests {
             #expect(try await home.tasks.list(.open).map(\.name) == ["Fix the tap"])
             #expect(try await home.sync.sync().sent == 1)
             let reopened = try #require(try await client.fetch([client.href(forUID: "tap")]).first?.icalendar)
-            #expect(ChoreSyncFailureTests.unfolded(reopened).filter { $0.hasPrefix("STATUS") } == ["STATUS:NEEDS-ACTION"])
+            #expect(
+                ChoreSyncFailureTests.unfolded(reopened).filter { $0.hasPrefix("STATUS") } == ["STATUS:NEEDS-ACTION"])
         }
     }
 }

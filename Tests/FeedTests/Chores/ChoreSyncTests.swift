@@ -9,10 +9,10 @@ import Testing
 @Suite("Chore sync: two homes", .timeLimit(.minutes(10)))
 struct ChoreSyncTests {
     @Test(
-        "a chore added on A appears on B with every field; a change on B reaches A; a sync with nothing new changes nothing"
-    )
-    func addAndEdit() async throws {
-        try await withRadicale { server in
+        "a chore added on A appears on B with every field; a change on B reaches A; a sync with nothing new changes nothing",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func addAndEdit(_ kind: CalDAVTestServer.Kind) async throws {
+        try await withCalDAVServer(kind) { server in
             let (a, b, _) = try await twoHomes(server)
             _ = try await a.tasks.add(
                 name: "Take out the bins", note: "green one; then\nthe blue one",
@@ -44,9 +44,11 @@ struct ChoreSyncTests {
         }
     }
 
-    @Test("completing a recurring chore on B moves A to the next due date and A keeps the completion")
-    func completeRecurring() async throws {
-        try await withRadicale { server in
+    @Test(
+        "completing a recurring chore on B moves A to the next due date and A keeps the completion",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func completeRecurring(_ kind: CalDAVTestServer.Kind) async throws {
+        try await withCalDAVServer(kind) { server in
             let (a, b, _) = try await twoHomes(server)
             let added = try await a.tasks.add(
                 name: "Water the plants", due: ChoreObjectTests.day("2026-11-20"), frequency: try .every(3, .day))
@@ -78,9 +80,11 @@ struct ChoreSyncTests {
         }
     }
 
-    @Test("edits on both sides while offline end in one merged chore, the conflict reported, nothing lost")
-    func offlineEdits() async throws {
-        try await withRadicale { server in
+    @Test(
+        "edits on both sides while offline end in one merged chore, the conflict reported, nothing lost",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func offlineEdits(_ kind: CalDAVTestServer.Kind) async throws {
+        try await withCalDAVServer(kind) { server in
             let (a, b, _) = try await twoHomes(server)
             _ = try await a.tasks.add(name: "Clean the gutters", due: ChoreObjectTests.day("2026-12-01"))
             _ = try await a.sync.sync()
@@ -108,9 +112,11 @@ struct ChoreSyncTests {
         }
     }
 
-    @Test("a chore deleted on A is gone on B; one deleted on A while B changed it comes back with B's change")
-    func deletions() async throws {
-        try await withRadicale { server in
+    @Test(
+        "a chore deleted on A is gone on B; one deleted on A while B changed it comes back with B's change",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func deletions(_ kind: CalDAVTestServer.Kind) async throws {
+        try await withCalDAVServer(kind) { server in
             let (a, b, _) = try await twoHomes(server)
             let bins = try await a.tasks.add(name: "Bins")
             let dishes = try await a.tasks.add(name: "Dishes")
@@ -120,7 +126,7 @@ struct ChoreSyncTests {
             #expect(try await a.sync.sync().deleted == 1)
             #expect(try await b.sync.sync().deleted == 1)
             #expect(try await b.list().map(\.name) == ["Dishes"])
-            #expect(try ChoreSyncTests.objects(server, "chores").count == 1)
+            #expect(try await ChoreSyncTests.objects(server, "chores").count == 1)
 
             // Deleted on A, changed on B meanwhile: B's change wins over the deletion.
             try await a.tasks.remove(id: try #require(dishes.id))
@@ -138,7 +144,7 @@ struct ChoreSyncTests {
             #expect(kept.conflicts.count == 1 && kept.sent == 1)
             _ = try await b.sync.sync()
             #expect(try await b.list().map(\.name) == ["Dishes and pans"])
-            #expect(try ChoreSyncTests.objects(server, "chores").count == 1)
+            #expect(try await ChoreSyncTests.objects(server, "chores").count == 1)
         }
     }
 
@@ -191,7 +197,7 @@ struct ChoreSyncTests {
                 ]
                 #expect(try await a.list() == expected, "request \(cut)")
                 #expect(try await b.list() == expected, "request \(cut)")
-                #expect(try ChoreSyncTests.objects(server, name).count == 4, "request \(cut)")
+                #expect(try await ChoreSyncTests.objects(server, name).count == 4, "request \(cut)")
                 #expect(try await a.sync.sync() == ChoreSyncSummary(), "request \(cut)")
                 if cut >= requests { break }
             }
@@ -243,10 +249,10 @@ struct ChoreSyncTests {
     }
 
     @Test(
-        "a chore removed and brought back with task undo keeps its object: no deletion goes out, no copy, and a change made there meanwhile arrives"
-    )
-    func undoneRemoval() async throws {
-        try await withRadicale { server in
+        "a chore removed and brought back with task undo keeps its object: no deletion goes out, no copy, and a change made there meanwhile arrives",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func undoneRemoval(_ kind: CalDAVTestServer.Kind) async throws {
+        try await withCalDAVServer(kind) { server in
             let (a, b, _) = try await twoHomes(server)
             let bins = try await a.tasks.add(name: "Bins", due: ChoreObjectTests.day("2026-11-24"))
             _ = try await a.sync.sync()
@@ -261,17 +267,16 @@ struct ChoreSyncTests {
                 try await a.list() == [
                     .init(name: "Bins", note: "the blue one", due: "2026-11-24", every: nil, done: false)
                 ])
-            #expect(try ChoreSyncTests.objects(server, "chores").count == 1)
+            #expect(try await ChoreSyncTests.objects(server, "chores").count == 1)
             #expect(try await b.sync.sync() == ChoreSyncSummary())
         }
     }
 
-    /// The `.ics` files Radicale keeps for a collection.
-    static func objects(_ server: RadicaleServer, _ name: String) throws -> [URL] {
-        try FileManager.default.contentsOfDirectory(
-            at: server.storage.appendingPathComponent("collection-root/\(server.user)/\(name)"),
-            includingPropertiesForKeys: nil
-        ).filter { $0.pathExtension == "ics" }
+    /// The hrefs of the objects the server lists in the collection `name` (a PROPFIND of its
+    /// own, beside the sync's).
+    static func objects(_ server: CalDAVTestServer, _ name: String) async throws -> [String] {
+        let collection = server.base.appendingPathComponent("\(server.user)/\(name)/", isDirectory: true)
+        return try await CalDAVClientTests.client(server, collection).members().map(\.href).sorted()
     }
 }
 
@@ -280,9 +285,9 @@ struct ChoreSyncTests {
 struct ChoreSyncFailureTests {
     @Test(
         "VTODOs as Apple Reminders and tasks.org write them appear in the task list, and after a due-date edit everything but DUE, DTSTART and the change stamps is byte for byte as before",
-        arguments: ["apple-reminders.ics", "tasks-org.ics"])
-    func otherClients(fixture: String) async throws {
-        try await withRadicale { server in
+        arguments: ["apple-reminders.ics", "tasks-org.ics"], CalDAVTestServer.Kind.allCases)
+    func otherClients(fixture: String, _ kind: CalDAVTestServer.Kind) async throws {
+        try await withCalDAVServer(kind) { server in
             let chores = try server.makeCalendar("chores")
             let client = try CalDAVClientTests.client(server, chores)
             let text = try ICalendarTests.text(fixture)
@@ -359,7 +364,7 @@ struct ChoreSyncFailureTests {
             ) { try await outOfSpace.sync.sync() }
             #expect(try await home.sync.status()?.pending == 1)
             #expect(try await home.sync.status()?.lastResult?.contains("out of space") == true)
-            #expect(try ChoreSyncTests.objects(server, "chores").isEmpty)
+            #expect(try await ChoreSyncTests.objects(server, "chores").isEmpty)
 
             // Each failure kept the chore to send: it goes now.
             #expect(try await home.sync.sync().sent == 1)
@@ -446,7 +451,7 @@ struct ChoreSyncFailureTests {
             #expect(try await home.list().map(\.name) == ["Fine"])
             // Left alone: nothing was written back, and the next sync sends nothing.
             #expect(try await home.sync.sync().sent == 0)
-            #expect(try ChoreSyncTests.objects(server, "chores").count == 5)
+            #expect(try await ChoreSyncTests.objects(server, "chores").count == 5)
         }
     }
 

@@ -18,7 +18,7 @@ struct ChoreHome: Sendable {
 
     /// A home syncing with `server`'s user, its password in the environment (or `password`).
     init(
-        _ server: RadicaleServer, transport: any HTTPTransport = makeDefaultTransport(), password: String? = nil,
+        _ server: CalDAVTestServer, transport: any HTTPTransport = makeDefaultTransport(), password: String? = nil,
         store: LocalStore? = nil, clock: @escaping @Sendable () -> Date = { ChoreHome.now }
     ) throws {
         let store = try store ?? LocalStore.inMemory()
@@ -31,7 +31,7 @@ struct ChoreHome: Sendable {
     }
 
     /// Sets up `collection` for the server's user.
-    func setUp(_ server: RadicaleServer, _ collection: URL) async throws {
+    func setUp(_ server: CalDAVTestServer, _ collection: URL) async throws {
         try await sync.setUp(collection: collection, user: server.user)
     }
 
@@ -58,7 +58,7 @@ struct ChoreHome: Sendable {
 }
 
 /// Two homes sharing a new calendar `chores` on `server`, and its URL.
-func twoHomes(_ server: RadicaleServer) async throws -> (ChoreHome, ChoreHome, URL) {
+func twoHomes(_ server: CalDAVTestServer) async throws -> (ChoreHome, ChoreHome, URL) {
     let chores = try server.makeCalendar("chores")
     let (a, b) = (try ChoreHome(server), try ChoreHome(server))
     try await a.setUp(server, chores)
@@ -78,6 +78,10 @@ final class ShapedTransport: HTTPTransport, @unchecked Sendable {
         case redirect(String)
         case loseBefore
         case loseAfter
+        /// Sent on as `request` makes it, and answered as `response` makes the server's answer:
+        /// a server that names or tags its objects differently from the real one.
+        case rewrite(
+            request: @Sendable (HTTPRequest) -> HTTPRequest, response: @Sendable (HTTPResponse) -> HTTPResponse)
     }
 
     private let inner: any HTTPTransport
@@ -124,6 +128,8 @@ final class ShapedTransport: HTTPTransport, @unchecked Sendable {
         case .loseAfter:
             _ = try await inner.send(request)
             throw .transport("connection lost (test)")
+        case .rewrite(let changed, let answer):
+            return answer(try await inner.send(changed(request)))
         }
     }
 }

@@ -28,7 +28,7 @@ struct ChoreSyncCommandTests {
         }
     }
 
-    static func netrc(_ server: RadicaleServer, password: String? = nil) -> String {
+    static func netrc(_ server: CalDAVTestServer, password: String? = nil) -> String {
         "machine 127.0.0.1\n  login \(server.user)\n  password \"\(password ?? server.password)\"\n"
     }
 

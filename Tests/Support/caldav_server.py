@@ -1,13 +1,16 @@
-"""Starts a Radicale CalDAV server on 127.0.0.1 for one test.
+"""Starts a real CalDAV server on 127.0.0.1 for one test: Radicale or Xandikos.
 
-Usage: radicale_server.py STORAGE_DIR USERS_FILE PORT_FILE
+Usage: caldav_server.py radicale STORAGE_DIR USERS_FILE PORT_FILE
+       caldav_server.py xandikos STORAGE_DIR USER PORT_FILE
 
-STORAGE_DIR holds the collections (the test creates them as Radicale's filesystem storage
-lays them out), USERS_FILE is an htpasswd file with plain-text passwords. The server listens
-on a free port, which is written to PORT_FILE (with a final newline) once it accepts
-connections. It stops when this script's standard input closes: the test's lifeline.
-Run it with the Python that has Radicale installed (`make deps` puts one under
-.build/tools/caldav).
+For Radicale, STORAGE_DIR holds the collections (the test creates them as Radicale's
+filesystem storage lays them out) and USERS_FILE is an htpasswd file with plain-text
+passwords. Xandikos serves STORAGE_DIR (collections made with `xandikos create-collection`,
+each a git repository) with USER's principal at /USER/; it checks no password (Xandikos leaves
+that to a reverse proxy, or to its own https). The server listens on a free port, which is
+written to PORT_FILE (with a final newline) once it accepts connections. It stops when this
+script's standard input closes: the test's lifeline. Run it with the Python that has both
+installed (`make deps` puts one under .build/tools/caldav).
 """
 import os
 import signal
@@ -17,7 +20,7 @@ import sys
 import threading
 import time
 
-storage, users, port_file = sys.argv[1:4]
+kind, storage, users, port_file = sys.argv[1:5]
 
 # A test process's threads block signals, and a child inherits the mask: unblock them, so that
 # Radicale (started below with this mask) stops when it is told to.
@@ -30,6 +33,13 @@ def free_port():
 
 
 def start(port):
+    if kind == "xandikos":
+        return subprocess.Popen(
+            [sys.executable, "-m", "xandikos", "serve", "-d", storage,
+             "-l", "127.0.0.1", "-p", str(port), "--no-detect-systemd",
+             "--state-dir", os.path.join(os.path.dirname(storage), "xandikos-state"),
+             "--current-user-principal", "/%s/" % users],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return subprocess.Popen(
         [sys.executable, "-m", "radicale", "--config", "",
          "--server-hosts", "127.0.0.1:%d" % port,
@@ -65,9 +75,9 @@ for attempt in range(5):
         break
     if server.poll() is None:
         server.terminate()
-        sys.exit("radicale did not start")
+        sys.exit("%s did not start" % kind)
 else:
-    sys.exit("radicale did not start: no port it could bind")
+    sys.exit("%s did not start: no port it could bind" % kind)
 
 
 def stop_on_eof():
