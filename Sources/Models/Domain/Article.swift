@@ -32,13 +32,13 @@ public struct Article: Sendable, Hashable, Codable, Identifiable {
     public var categories: [String]
     /// Attached media (podcast audio, images).
     public var enclosures: [Enclosure]
-    /// The article's image (an episode's artwork, a video's thumbnail). Not stored yet.
+    /// The article's image (an episode's artwork, a video's thumbnail).
     public var image: URL?
-    /// How long the episode or video lasts, in seconds. Not stored yet.
+    /// How long the episode or video lasts, in seconds.
     public var duration: Int?
-    /// The podcast episode's number. Not stored yet.
+    /// The podcast episode's number.
     public var episode: Int?
-    /// The podcast season's number. Not stored yet.
+    /// The podcast season's number.
     public var season: Int?
 
     // Acronym properties get explicit keys spelled the way a snake_case round trip spells them

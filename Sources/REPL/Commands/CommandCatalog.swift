@@ -66,7 +66,7 @@ enum CommandCatalog {
         .init(
             names: ["item show", "read"], usage: "item show <ID> [--no-pager] (or read <ID>)",
             summary:
-                "an article as text (paragraphs, lists, verbatim code, quotes, tables, [image: alt], numbered links listed after it, enclosures), paged through $PAGER when longer than the screen; marks it read",
+                "an article as text (paragraphs, lists, verbatim code, quotes, tables, [image: alt], numbered links listed after it, enclosures; an episode's season, number, length and artwork), paged through $PAGER when longer than the screen; marks it read",
             example: "read 1"),
         .init(
             names: ["item open"], usage: "item open <ID>",

@@ -135,6 +135,11 @@ struct ItemCommands {
             lines.append("date:   " + presentation.fullDate(date))
         }
         if let link = article.link { lines.append("link:   " + TerminalText.sanitized(link.absoluteString)) }
+        if let episode = Self.episode(season: article.season, episode: article.episode) {
+            lines.append("episode: " + episode)
+        }
+        if let duration = article.duration, duration > 0 { lines.append("length: " + Self.clock(duration)) }
+        if let image = article.image { lines.append("image:  " + TerminalText.sanitized(image.absoluteString)) }
         if stored.status.isStarred { lines.append("starred") }
         if !rendered.body.isEmpty { lines.append("\n" + TerminalText.sanitizedKeepingLines(rendered.body)) }
         if !rendered.links.isEmpty {
@@ -162,6 +167,8 @@ struct ItemCommands {
                     ])
                 }),
             "unread": .bool(false), "starred": .bool(stored.status.isStarred),
+            "image": .url(article.image), "duration": article.duration.map { .int($0) } ?? .null,
+            "episode": article.episode.map { .int($0) } ?? .null, "season": article.season.map { .int($0) } ?? .null,
         ])
         if !arguments.has("no-pager"), context.page(text) { return CommandOutput(text: "", json: json) }
         return CommandOutput(text: text, json: json)
@@ -188,6 +195,19 @@ struct ItemCommands {
         return CommandOutput(
             text: "opened \(link.absoluteString)",
             json: .object(["ok": .bool(true), "id": .int(id), "url": .string(link.absoluteString)]))
+    }
+
+    /// `season 2, episode 14`, `episode 14`, `season 2`; `nil` with neither.
+    static func episode(season: Int?, episode: Int?) -> String? {
+        let parts = [season.map { "season \($0)" }, episode.map { "episode \($0)" }].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    /// A duration in seconds as a podcast app shows it: `1:02:03`, `42:05`, `0:59`.
+    static func clock(_ seconds: Int) -> String {
+        let (hours, minutes, rest) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
+        let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
     }
 
     /// `[audio/mpeg, 12.3 MB] https://…/episode.mp3`.

@@ -140,6 +140,12 @@ extension AppDatabase {
                     END;
                     """)
         }
+        migrator.registerMigration("v16-article-media", foreignKeyChecks: .immediate) { db in
+            // A podcast episode's or video's image, duration, episode and season, as one small
+            // JSON value (NULL for the many articles that have none). Articles stored before
+            // get theirs at the next refresh that reads their feed again.
+            try db.execute(sql: "ALTER TABLE article ADD COLUMN media TEXT")
+        }
         return migrator
     }
 

@@ -23,6 +23,8 @@ struct ArticleRecord: FetchableRecord, MutablePersistableRecord, Equatable {
     var contentText: String?
     var categories: String?
     var enclosures: String?
+    /// An episode's or video's image, duration, episode and season (JSON; NULL for none).
+    var media: String?
 
     /// The row for `article`; `arrival` dates it when the feed gave no date.
     init(_ article: Article, arrival: Date) {
@@ -44,19 +46,23 @@ struct ArticleRecord: FetchableRecord, MutablePersistableRecord, Equatable {
         contentText = article.contentText
         categories = JSONColumn.encode(article.categories)
         enclosures = JSONColumn.encode(article.enclosures)
+        media = JSONColumn.encode(
+            media: JSONColumn.Media(
+                duration: article.duration, episode: article.episode, image: article.image?.absoluteString,
+                season: article.season))
     }
 
     /// The columns in the order `init(row:)` and `insert(_:)` use; select them with
     /// `selection` (reading by position is several times cheaper than by name).
     static let columns = [
         "id", "feedId", "uniqueId", "externalId", "title", "link", "externalLink", "published", "updated",
-        "sortDate", "authors", "summary", "contentHtml", "contentText", "categories", "enclosures",
+        "sortDate", "authors", "summary", "contentHtml", "contentText", "categories", "enclosures", "media",
     ]
 
     /// `article.id, article.feedId, …` for a SELECT that `init(row:)` reads.
     static let selection = columns.map { "article.\($0)" }.joined(separator: ", ")
 
-    /// Reads the first 16 columns of a row selected with `selection`.
+    /// Reads the first `columns.count` columns of a row selected with `selection`.
     init(row: Row) {
         id = row[0]
         feedId = row[1]
@@ -74,6 +80,7 @@ struct ArticleRecord: FetchableRecord, MutablePersistableRecord, Equatable {
         contentText = row[13]
         categories = row[14]
         enclosures = row[15]
+        media = row[16]
     }
 
     private static let insertSQL = """
@@ -86,7 +93,7 @@ struct ArticleRecord: FetchableRecord, MutablePersistableRecord, Equatable {
         let statement = try db.cachedStatement(sql: Self.insertSQL)
         statement.setUncheckedArguments([
             feedId, uniqueId, externalId, title, link, externalLink, published, updated, sortDate, authors, summary,
-            contentHtml, contentText, categories, enclosures,
+            contentHtml, contentText, categories, enclosures, media,
         ])
         try statement.execute()
         id = db.lastInsertedRowID
@@ -109,6 +116,7 @@ struct ArticleRecord: FetchableRecord, MutablePersistableRecord, Equatable {
         container["contentText"] = contentText
         container["categories"] = categories
         container["enclosures"] = enclosures
+        container["media"] = media
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -131,7 +139,8 @@ struct ArticleRecord: FetchableRecord, MutablePersistableRecord, Equatable {
     }
 
     var article: Article {
-        Article(
+        let media = JSONColumn.decode(media: media)
+        return Article(
             id: id, feedID: feedId, uniqueID: uniqueId, externalID: externalId, title: title,
             link: link.flatMap(URL.init(string:)), externalLink: externalLink.flatMap(URL.init(string:)),
             published: published.map(Date.init(timeIntervalSince1970:)),
@@ -139,6 +148,8 @@ struct ArticleRecord: FetchableRecord, MutablePersistableRecord, Equatable {
             authors: JSONColumn.decode([Author].self, from: authors), summary: summary,
             contentHTML: contentHtml, contentText: contentText,
             categories: JSONColumn.decode([String].self, from: categories),
-            enclosures: JSONColumn.decode([Enclosure].self, from: enclosures))
+            enclosures: JSONColumn.decode([Enclosure].self, from: enclosures),
+            image: media.image.flatMap(URL.init(string:)), duration: media.duration, episode: media.episode,
+            season: media.season)
     }
 }

@@ -54,6 +54,37 @@ enum JSONColumn {
         return text + "]"
     }
 
+    /// An episode's or video's media fields (`{"duration":…,"episode":…,"image":…,"season":…}`,
+    /// the keys it has in that order); NULL when it has none.
+    static func encode(media: Media) -> String? {
+        guard media != Media() else { return nil }
+        var parts: [String] = []
+        if let duration = media.duration { parts.append("\"duration\":\(duration)") }
+        if let episode = media.episode { parts.append("\"episode\":\(episode)") }
+        if let image = media.image {
+            var quoted = ""
+            appendQuoted(image, to: &quoted)
+            parts.append("\"image\":" + quoted)
+        }
+        if let season = media.season { parts.append("\"season\":\(season)") }
+        return "{" + parts.joined(separator: ",") + "}"
+    }
+
+    /// The media fields of an article row; none for NULL or a value that cannot be read (a
+    /// row another program wrote).
+    static func decode(media text: String?) -> Media {
+        guard let text else { return Media() }
+        return (try? JSONDecoder().decode(Media.self, from: Data(text.utf8))) ?? Media()
+    }
+
+    /// The `media` column's fields.
+    struct Media: Codable, Equatable {
+        var duration: Int?
+        var episode: Int?
+        var image: String?
+        var season: Int?
+    }
+
     static func decode<T: Decodable>(_ type: [T].Type, from text: String?) -> [T] {
         guard let text else { return [] }
         return (try? JSONDecoder().decode(type, from: Data(text.utf8))) ?? []

@@ -52,9 +52,10 @@ extension ArticleRepository {
     /// An article and its status from a row selected with `storedSelection`.
     static func storedArticle(_ row: Row) -> StoredArticle {
         let record = ArticleRecord(row: row)
+        let first = ArticleRecord.columns.count
         let status = ArticleStatus(
-            feedID: record.feedId, uniqueID: record.uniqueId, isRead: row[16], isStarred: row[17],
-            arrivedAt: Date(timeIntervalSince1970: row[18]))
+            feedID: record.feedId, uniqueID: record.uniqueId, isRead: row[first], isStarred: row[first + 1],
+            arrivedAt: Date(timeIntervalSince1970: row[first + 2]))
         return StoredArticle(
             article: record.article, status: status, sortDate: Date(timeIntervalSince1970: record.sortDate))
     }
