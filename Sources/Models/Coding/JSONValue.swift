@@ -51,14 +51,14 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
-    /// The value at a dotted path (`features.fullTextSearch`) inside nested objects.
+    /// The value at a dotted path (`features.fullTextSearch`) inside nested objects. A member
+    /// whose own name holds the rest of the path (`"a..b"`, `".x"`, which no dotted path can
+    /// spell segment by segment) is found by that name.
     public subscript(path path: String) -> JSONValue? {
-        var current: JSONValue? = self
-        for key in path.split(separator: ".", omittingEmptySubsequences: false) {
-            guard case .object(let members)? = current else { return nil }
-            current = members[String(key)]
-        }
-        return current
+        guard case .object(let members) = self else { return nil }
+        if let exact = members[path] { return exact }
+        guard let dot = path.firstIndex(of: ".") else { return nil }
+        return members[String(path[..<dot])]?[path: String(path[path.index(after: dot)...])]
     }
 
     /// The string, when this is one.
