@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "URLSessionNetworking", targets: ["URLSessionNetworking"]),
         .library(name: "DefaultTransport", targets: ["DefaultTransport"]),
         .library(name: "Storage", targets: ["Storage"]),
+        .library(name: "Store", targets: ["Store"]),
         .library(name: "Config", targets: ["Config"]),
         .library(name: "Feed", targets: ["Feed"]),
         .executable(name: "tidings", targets: ["REPL"]),
@@ -89,6 +90,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // The one local database handle an app opens and hands to its services: Storage stays
+        // behind it, out of the services' public interfaces.
+        .target(name: "Store", dependencies: ["Models", "Storage"], swiftSettings: swiftSettings),
+
         // Runs long merges until killed; the storage crash test drives it. Not a user command.
         .executableTarget(
             name: "StorageProbe", dependencies: ["Storage", "Models"], swiftSettings: swiftSettings),
@@ -104,7 +109,9 @@ let package = Package(
 
         .target(
             name: "Feed",
-            dependencies: ["Models", "Networking", "DefaultTransport", "Storage", "CLibXML2", "CLibXML2Loader"],
+            dependencies: [
+                "Models", "Networking", "DefaultTransport", "Storage", "Store", "CLibXML2", "CLibXML2Loader",
+            ],
             swiftSettings: swiftSettings),
         // A real Radicale CalDAV server for the tests that share chores (the Python that
         // `make deps` installs under .build/tools/caldav runs it).
@@ -112,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "FeedTests",
             dependencies: [
-                "Feed", "Models", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Storage",
+                "Feed", "Models", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Storage", "Store",
                 "DefaultTransport", "CLibXML2", "CLibXML2Loader",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -140,7 +147,8 @@ let package = Package(
         .executableTarget(
             name: "REPL",
             dependencies: [
-                "Models", "Networking", "DefaultTransport", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts",
+                "Models", "Networking", "DefaultTransport", "Storage", "Store", "Config", "Feed", "CLibEdit",
+                "CInterrupts",
                 "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -149,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "REPLTests",
             dependencies: [
-                "REPL", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Models", "Feed", "Config",
+                "REPL", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Models", "Feed", "Config", "Store",
             ],
             swiftSettings: swiftSettings),
     ]

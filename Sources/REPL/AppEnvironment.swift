@@ -6,6 +6,7 @@ import Logging
 import Models
 import Networking
 import Storage
+import Store
 
 /// The composition root: builds the concrete graph once from flags and environment (the
 /// database in the home, the network transport, the config provider with its cache in the
@@ -75,7 +76,7 @@ struct AppEnvironment {
         PrivateFiles.tightenFiles(of: home)
         let config = await ConfigProvider.start(
             configURL: selection?.url, defaults: defaults,
-            local: StorageConfigCache(repository: ConfigCacheRepository(database: store.database)),
+            local: StorageConfigCache(repository: store.configCache),
             remote: HTTPConfigLoader(transport: transport ?? defaultTransport(), now: now),
             installationID: installation, now: now, activity: { logger.debug("config refresh: \($0)") })
         if let problem = config.cacheProblem { logger.warning("config cache: \(problem.localizedDescription)") }

@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import Models
 import Networking
+import Store
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@ import Foundation
 import Models
 import Networking
 import Testing
+import Store
 
 // The getting-started snippet of Sources/Feed/Feed.docc/Feed.md, compiled and run.
 // DocumentationTests (REPLTests) checks that the page shows this code verbatim.

@@ -2,7 +2,7 @@ import Benchmark
 import Feed
 import Foundation
 import Models
-import Storage
+import Store
 
 // Household tasks through TaskService, on real database files under /tmp/tidings-bench (WAL,
 // synchronous=NORMAL, as the app opens them). Every add is its own transaction and records its

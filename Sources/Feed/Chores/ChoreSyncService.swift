@@ -1,5 +1,6 @@
 public import Foundation
 public import Networking
+public import Store
 import Storage
 
 /// A chore changed on both sides, or deleted on one and changed on the other, and how the
@@ -123,7 +124,7 @@ public actor ChoreSyncService {
     private let netrc: URL?
     private let calendar: Calendar
     private let now: @Sendable () -> Date
-    private let database: AppDatabase
+    private let store: LocalStore
     /// Whether a sync is running, and who waits for it to end: syncs run one at a time (the
     /// actor alone would interleave them at every request).
     private var busy = false
@@ -145,8 +146,8 @@ public actor ChoreSyncService {
         store: LocalStore, transport: any HTTPTransport, environment: [String: String], netrc: URL?,
         calendar: Calendar = .current, now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        repository = ChoreSyncRepository(database: store.database)
-        database = store.database
+        repository = store.choreSync
+        self.store = store
         self.transport = transport
         self.environment = environment
         self.netrc = netrc
@@ -285,7 +286,7 @@ public actor ChoreSyncService {
     ) async {
         // Changes that arrive while a sync waits or runs count once: the sync after takes them all.
         let (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let source = database.changes(of: .task, .excluding(ChoreSyncEngine.source))
+        let source = store.changes(of: .task, .excluding(ChoreSyncEngine.source))
         // The forwarder is a child task, so this returns only once it has stopped too: nothing
         // of it outlives the caller (a process that exits right after).
         await withTaskGroup(of: Void.self) { group in

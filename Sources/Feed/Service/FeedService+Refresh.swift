@@ -1,6 +1,7 @@
 import Foundation
 import Models
 internal import Storage
+import Store
 
 extension FeedService {
     /// Refreshes the given feeds, or every feed, with at most `maxConcurrentRefreshes` in flight,
@@ -110,7 +111,7 @@ extension FeedService {
             }
             // Start the next process with an empty write-ahead log, not this refresh's. A checkpoint
             // that cannot run (a reader in another process) loses nothing: SQLite checkpoints later.
-            if summary.newItems > 0 { try? await database.checkpoint() }
+            if summary.newItems > 0 { try? await store.checkpoint() }
         }
         summary.failed.sort { $0.feedID < $1.feedID }  // feeds finish in any order; report them in id order
         progress?(.finished(summary))

@@ -1,7 +1,8 @@
 public import Foundation
 public import Models
 import Networking
-internal import Storage
+public import Store
+import Storage
 
 /// Keeps subscriptions fresh and answers for them: subscribe (with discovery), refresh many
 /// feeds concurrently, rename, unsubscribe, mark articles, import and export OPML.
@@ -10,7 +11,7 @@ internal import Storage
 /// summaries here, never HTTP, SQL or parser types. It knows nothing of household tasks.
 /// Parsing runs off the actor, in the refresh's child tasks.
 public actor FeedService {
-    let database: AppDatabase
+    let store: LocalStore
     let feeds: FeedRepository
     let articles: ArticleRepository
     let fetcher: any FeedFetching
@@ -52,9 +53,9 @@ public actor FeedService {
         },
         batchThreshold: Int = 8 << 20
     ) {
-        self.database = store.database
-        self.feeds = FeedRepository(database: store.database)
-        self.articles = ArticleRepository(database: store.database)
+        self.store = store
+        self.feeds = store.feeds
+        self.articles = store.articles
         self.fetcher = fetcher
         self.now = now
         self.maxConcurrentRefreshes = maxConcurrentRefreshes
@@ -215,7 +216,7 @@ public actor FeedService {
     /// that keep themselves current. Commits that touch neither are not delivered.
     public nonisolated func changes() -> AsyncStream<FeedChanges> {
         // Subscribed now, before the caller's first await, so no commit slips between.
-        database.changes().compactMapped { changeSet in
+        store.changes().compactMapped { changeSet in
             let changes = FeedChanges(feeds: ChangedIDs(changeSet[.feed]), articles: ChangedIDs(changeSet[.article]))
             return changes.feeds.isEmpty && changes.articles.isEmpty ? nil : changes
         }

@@ -1,5 +1,6 @@
 public import Foundation
 public import Models
+public import Store
 package import Storage
 
 /// Which tasks `TaskService.list(_:)` returns. "Today" is the current day in the service's
@@ -41,7 +42,7 @@ public enum FieldChange<Value: Sendable & Hashable>: Sendable, Hashable {
 /// is due today.
 public struct TaskService: TaskProviding {
     private let repository: TaskRepository
-    private let database: AppDatabase
+    private let store: LocalStore
     private let now: @Sendable () -> Date
     let days: CivilDays
     private let source: ChangeSource
@@ -65,9 +66,8 @@ public struct TaskService: TaskProviding {
         store: LocalStore, now: @escaping @Sendable () -> Date, calendar: Calendar, source: ChangeSource,
         undoLimit: Int
     ) {
-        let database = store.database
-        self.database = database
-        repository = TaskRepository(database: database, undoLimit: undoLimit)
+        self.store = store
+        repository = store.tasks(undoLimit: undoLimit)
         self.now = now
         days = CivilDays(calendar: calendar)
         self.source = source
@@ -265,7 +265,7 @@ public struct TaskService: TaskProviding {
     /// The ids of tasks each committed transaction changes, by any writer of the store.
     public func changes() -> AsyncStream<ChangedIDs> {
         // Subscribed now, before the caller's first await, so no commit slips between.
-        database.changes(of: .task).compactMapped { ChangedIDs($0) }
+        store.changes(of: .task).compactMapped { ChangedIDs($0) }
     }
 
     /// The stored due day of today (00:00 UTC of the current day in the service's time zone).

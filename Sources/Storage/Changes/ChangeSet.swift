@@ -1,3 +1,5 @@
+public import Models
+
 /// The kinds of stored objects a change can touch.
 public enum Entity: String, Sendable, Hashable, CaseIterable {
     /// A subscription (`FeedSource`).
@@ -102,5 +104,12 @@ public enum ChangeFilter: Sendable, Hashable {
         case .only(let wanted): source == wanted
         case .excluding(let unwanted): source != unwanted
         }
+    }
+}
+
+extension ChangedIDs {
+    /// The ids of one entity's changes.
+    public init(_ changes: EntityChanges) {
+        self.init(inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted)
     }
 }

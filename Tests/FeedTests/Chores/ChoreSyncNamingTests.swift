@@ -2,6 +2,7 @@ import CalDAVTestSupport
 import Foundation
 import Networking
 import Storage
+import Store
 import Testing
 
 @testable import Feed
@@ -193,7 +194,7 @@ struct ChoreSyncNamingTests {
             try await home.setUp(server, chores)
             #expect(try await home.sync.sync().received == 1)
             // As the version before stored it: percent-decoded.
-            let repository = ChoreSyncRepository(database: home.store.database)
+            let repository = home.store.choreSync
             var item = try #require(try await repository.items().first)
             #expect(item.href == "/alice/chores/bins%20day@home.ics")
             item.href = "/alice/chores/bins day@home.ics"

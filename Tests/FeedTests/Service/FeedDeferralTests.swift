@@ -4,6 +4,7 @@ import Networking
 import Storage
 import Synchronization
 import Testing
+import Store
 
 @testable import Feed
 

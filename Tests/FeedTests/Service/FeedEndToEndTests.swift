@@ -3,6 +3,7 @@ import Models
 import Networking
 import Storage
 import Testing
+import Store
 
 @testable import Feed
 

@@ -3,6 +3,7 @@ import DefaultTransport
 import Foundation
 import Networking
 import Testing
+import Store
 
 @testable import Feed
 

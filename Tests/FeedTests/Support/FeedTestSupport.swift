@@ -4,6 +4,7 @@ import Networking
 import NetworkingTestSupport
 import Synchronization
 import Testing
+import Store
 
 @testable import Feed
 @testable import Storage

@@ -2,6 +2,7 @@ import Foundation
 import Models
 import Storage
 import Testing
+import Store
 
 @testable import Feed
 

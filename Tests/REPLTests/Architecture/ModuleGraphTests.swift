@@ -11,12 +11,13 @@ struct ModuleGraphTests {
         "URLSessionNetworking": ["Models", "Networking"],
         "DefaultTransport": ["Networking", "URLSessionNetworking"],
         "Storage": ["Models", "GRDB", "GRDBSQLite", "CSQLiteShims"],
+        "Store": ["Models", "Storage"],
         "Config": ["Models", "Networking"],
-        "Feed": ["Models", "Networking", "DefaultTransport", "Storage", "CLibXML2", "CLibXML2Loader"],
+        "Feed": ["Models", "Networking", "DefaultTransport", "Storage", "Store", "CLibXML2", "CLibXML2Loader"],
         "StorageProbe": ["Models", "Storage"],
         "REPL": [
-            "Models", "Networking", "DefaultTransport", "Storage", "Config", "Feed", "CLibEdit", "CInterrupts",
-            "CTerminal", "ArgumentParser", "Logging",
+            "Models", "Networking", "DefaultTransport", "Storage", "Store", "Config", "Feed", "CLibEdit",
+            "CInterrupts", "CTerminal", "ArgumentParser", "Logging",
         ],
     ]
 

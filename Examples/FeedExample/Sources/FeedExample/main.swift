@@ -1,4 +1,5 @@
 import Feed
+import Store
 
 // Subscribes to a feed (a path or URL given as the first argument, else kitchen.xml in the
 // current directory) in an in-memory store, then lists its articles, newest first. Feed alone
