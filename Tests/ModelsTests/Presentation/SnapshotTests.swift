@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Feed
+@testable import Models
 
 @Suite("Snapshot")
 struct SnapshotTests {

@@ -6,28 +6,29 @@ import Synchronization
 /// A new subscriber first receives the current value. Streams end when the publisher is
 /// released or `finish()` is called.
 package final class StatePublisher<Value: Sendable>: Sendable {
-    private struct Storage {
+    /// The value and who is listening.
+    private struct Subscription {
         var value: Value
         var subscribers: [Int: AsyncStream<Value>.Continuation] = [:]
         var nextID = 0
     }
 
-    private let storage: Mutex<Storage>
+    private let state: Mutex<Subscription>
 
     package init(_ initial: Value) {
-        storage = Mutex(Storage(value: initial))
+        state = Mutex(Subscription(value: initial))
     }
 
     deinit { finish() }
 
     /// The current value.
-    package var value: Value { storage.withLock { $0.value } }
+    package var value: Value { state.withLock { $0.value } }
 
     /// Sets the value and sends it to every subscriber.
     package func send(_ value: Value) {
-        let subscribers = storage.withLock { storage in
-            storage.value = value
-            return Array(storage.subscribers.values)
+        let subscribers = state.withLock { state in
+            state.value = value
+            return Array(state.subscribers.values)
         }
         for subscriber in subscribers { subscriber.yield(value) }
     }
@@ -35,24 +36,24 @@ package final class StatePublisher<Value: Sendable>: Sendable {
     /// A stream of values for one subscriber, starting with the current one.
     package func values() -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
-        let id = storage.withLock { storage in
-            let id = storage.nextID
-            storage.nextID += 1
-            storage.subscribers[id] = continuation
-            continuation.yield(storage.value)
+        let id = state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.subscribers[id] = continuation
+            continuation.yield(state.value)
             return id
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.storage.withLock { $0.subscribers.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
         return stream
     }
 
     /// Ends every subscriber's stream.
     package func finish() {
-        let subscribers = storage.withLock { storage in
-            defer { storage.subscribers = [:] }
-            return Array(storage.subscribers.values)
+        let subscribers = state.withLock { state in
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
         }
         for subscriber in subscribers { subscriber.finish() }
     }

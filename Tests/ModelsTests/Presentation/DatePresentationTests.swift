@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Feed
+@testable import Models
 
 @Suite("DatePresentation")
 struct DatePresentationTests {
