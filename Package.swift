@@ -25,7 +25,10 @@ let package = Package(
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "Store", targets: ["Store"]),
         .library(name: "Config", targets: ["Config"]),
+        .library(name: "Markup", targets: ["Markup"]),
+        .library(name: "FeedParser", targets: ["FeedParser"]),
         .library(name: "Feed", targets: ["Feed"]),
+        .library(name: "Chores", targets: ["Chores"]),
         .executable(name: "tidings", targets: ["REPL"]),
     ],
     dependencies: [
@@ -107,20 +110,50 @@ let package = Package(
             exclude: ["Support/config_server.py"],
             swiftSettings: swiftSettings),
 
+        // What both the feed parser and CalDAV read markup with: libxml2 opened on first use, an
+        // XML tree with limits, HTML entities and attributes, escaping.
+        .target(
+            name: "Markup", dependencies: ["Models", "CLibXML2", "CLibXML2Loader"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MarkupTests", dependencies: ["Markup", "Models", "CLibXML2", "CLibXML2Loader"],
+            swiftSettings: swiftSettings),
+        // RSS, Atom and JSON Feed, OPML, feed discovery and HTML to text: a parser an app can
+        // take alone, without a database or an HTTP stack.
+        .target(
+            name: "FeedParser", dependencies: ["Models", "Markup", "CLibXML2", "CLibXML2Loader"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FeedParserTests",
+            dependencies: ["FeedParser", "Markup", "Models", "CLibXML2", "CLibXML2Loader"],
+            resources: [.copy("Resources")],
+            swiftSettings: swiftSettings),
+        // Subscriptions, refreshes and the feed and article view models, on the store.
         .target(
             name: "Feed",
-            dependencies: [
-                "Models", "Networking", "DefaultTransport", "Storage", "Store", "CLibXML2", "CLibXML2Loader",
-            ],
+            dependencies: ["Models", "FeedParser", "Networking", "DefaultTransport", "Storage", "Store"],
             swiftSettings: swiftSettings),
-        // A real Radicale CalDAV server for the tests that share chores (the Python that
-        // `make deps` installs under .build/tools/caldav runs it).
-        .target(name: "CalDAVTestSupport", path: "Tests/Support/CalDAVTestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "FeedTests",
             dependencies: [
-                "Feed", "Models", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Storage", "Store",
-                "DefaultTransport", "CLibXML2", "CLibXML2Loader",
+                "Feed", "FeedParser", "Models", "Networking", "NetworkingTestSupport", "Storage", "Store",
+                "DefaultTransport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings),
+        // A household's chores: the task service, its view model and undo, and sharing through
+        // a CalDAV collection.
+        .target(
+            name: "Chores",
+            dependencies: ["Models", "Networking", "DefaultTransport", "Storage", "Store", "Markup"],
+            swiftSettings: swiftSettings),
+        // Real CalDAV servers (Radicale, Xandikos) for the tests that share chores (the Python
+        // that `make deps` installs under .build/tools/caldav runs them).
+        .target(name: "CalDAVTestSupport", path: "Tests/Support/CalDAVTestSupport", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ChoresTests",
+            dependencies: [
+                "Chores", "Markup", "Models", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Storage",
+                "Store", "DefaultTransport", "Feed",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Resources")],
@@ -147,9 +180,9 @@ let package = Package(
         .executableTarget(
             name: "REPL",
             dependencies: [
-                "Models", "Networking", "DefaultTransport", "Storage", "Store", "Config", "Feed", "CLibEdit",
-                "CInterrupts",
-                "CTerminal",
+                "Models", "Networking", "DefaultTransport", "Storage", "Store", "Config", "Markup", "FeedParser",
+                "Feed",
+                "Chores", "CLibEdit", "CInterrupts", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -157,7 +190,8 @@ let package = Package(
         .testTarget(
             name: "REPLTests",
             dependencies: [
-                "REPL", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Models", "Feed", "Config", "Store",
+                "REPL", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Models", "Feed", "Chores",
+                "FeedParser", "Config", "Store",
             ],
             swiftSettings: swiftSettings),
     ]
@@ -170,14 +204,14 @@ let package = Package(
 // executable target cannot be imported.
 if Context.environment["TIDINGS_FUZZ"] == "1" {
     let fuzzTargets: [(product: String, target: String, dependencies: [Target.Dependency])] = [
-        ("fuzz-xml", "XMLFuzz", ["Feed"]),
-        ("fuzz-json", "JSONFuzz", ["Feed"]),
-        ("fuzz-html", "HTMLFuzz", ["Feed"]),
-        ("fuzz-opml", "OPMLFuzz", ["Feed"]),
-        ("fuzz-dates", "DateFuzz", ["Feed", "Models"]),
+        ("fuzz-xml", "XMLFuzz", ["FeedParser"]),
+        ("fuzz-json", "JSONFuzz", ["FeedParser"]),
+        ("fuzz-html", "HTMLFuzz", ["FeedParser", "Markup"]),
+        ("fuzz-opml", "OPMLFuzz", ["FeedParser", "Markup"]),
+        ("fuzz-dates", "DateFuzz", ["FeedParser", "Models"]),
         ("fuzz-tokenizer", "TokenizerFuzz", []),
-        ("fuzz-ical", "ICalendarFuzz", ["Feed"]),
-        ("fuzz-dav", "DAVFuzz", ["Feed"]),
+        ("fuzz-ical", "ICalendarFuzz", ["Chores"]),
+        ("fuzz-dav", "DAVFuzz", ["Chores", "Markup"]),
     ]
     for fuzz in fuzzTargets {
         package.targets.append(

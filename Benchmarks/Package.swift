@@ -20,7 +20,7 @@ let package = Package(
         benchmarkTarget("StorageBenchmarks", using: ["Models", "Storage"]),
         benchmarkTarget("NetworkingBenchmarks", using: ["Networking"]),
         benchmarkTarget("FeedBenchmarks", using: ["Feed"]),
-        benchmarkTarget("TaskBenchmarks", using: ["Models", "Store", "Feed"]),
+        benchmarkTarget("TaskBenchmarks", using: ["Models", "Store", "Chores"]),
     ]
 )
 

@@ -56,7 +56,7 @@ seed_lines() {
 
 seeds() {
     local name=$1 dir=$WORK/seeds/$1
-    local fixtures=Tests/FeedTests/Resources
+    local fixtures=Tests/FeedParserTests/Resources
     shopt -s nullglob
     case $name in
         xml)
@@ -67,7 +67,7 @@ seeds() {
         html) seed_files "$dir" $fixtures/other/*.html $fixtures/rss/html-entities.xml $fixtures/rss/title-with-html.xml \
             $fixtures/atom/atom-xhtml.xml ;;
         opml) seed_files "$dir" $fixtures/other/*.opml ;;
-        ical) seed_files "$dir" $fixtures/ical/*.ics ;;
+        ical) seed_files "$dir" Tests/ChoresTests/Resources/ical/*.ics ;;
         dav) seed_files "$dir" Fuzz/Seeds/dav/*.xml ;;
         dates) seed_lines "$dir" Fuzz/Seeds/dates.txt ;;
         tokenizer)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chores
 import Config
 import DefaultTransport
 import Feed

@@ -2,8 +2,8 @@ import Feed
 import Foundation
 import Models
 import Networking
-import Testing
 import Store
+import Testing
 
 // The getting-started snippet of Sources/Feed/Feed.docc/Feed.md, compiled and run.
 // DocumentationTests (REPLTests) checks that the page shows this code verbatim.

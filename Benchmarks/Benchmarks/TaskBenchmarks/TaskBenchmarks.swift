@@ -1,5 +1,5 @@
 import Benchmark
-import Feed
+import Chores
 import Foundation
 import Models
 import Store

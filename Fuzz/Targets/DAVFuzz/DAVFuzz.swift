@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import Feed
+@testable import Chores
+@testable import Markup
 
 /// libFuzzer entry point for the WebDAV answers a CalDAV server sends: `DAVMultistatus` (and
 /// under it `XMLTree`) on any bytes.

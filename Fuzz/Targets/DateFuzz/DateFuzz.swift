@@ -1,7 +1,7 @@
 import Foundation
 import Models
 
-@testable import Feed
+@testable import FeedParser
 
 /// libFuzzer entry point for the date readers: `FeedDate` (both families and the broken
 /// variants it rewrites), `RFC822` and `RFC3339`, on any text.

@@ -1,4 +1,5 @@
-@testable import Feed
+@testable import FeedParser
+@testable import Markup
 
 /// libFuzzer entry point for HTML to text (`HTMLText`), entity decoding (`HTMLEntities`) and
 /// escaping (`MarkupEscaping`).

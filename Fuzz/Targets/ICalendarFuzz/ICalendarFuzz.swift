@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import Feed
+@testable import Chores
 
 /// libFuzzer entry point for the iCalendar reader behind shared chores: `ICalendar(parsing:)`
 /// and `ChoreObject` on any bytes (read as UTF-8, as a server's body is).

@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import Feed
+@testable import FeedParser
 
 /// libFuzzer entry point for the JSON Feed reader: `JSONFeedParser` on any bytes, and its JSON
 /// reader, `JSONScanner`, on its own.

@@ -1,4 +1,4 @@
-import Feed
+import FeedParser
 import Foundation
 
 /// libFuzzer entry point for the OPML reader: `OPML.subscriptions(in:)` on any bytes.

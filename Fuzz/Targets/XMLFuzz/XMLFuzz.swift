@@ -1,4 +1,4 @@
-import Feed
+import FeedParser
 import Foundation
 
 /// libFuzzer entry point for the RSS/Atom reader: `FeedParser.parse(data:url:charset:)` on any

@@ -140,7 +140,9 @@ public struct ConfigSnapshot: Sendable, Hashable {
         var dotted: [String: JSONValue] = [:]
         for (key, value) in values {
             let expandedValue: JSONValue
-            if case .object(let members) = value { expandedValue = .object(expandingDottedKeys(members)) } else {
+            if case .object(let members) = value {
+                expandedValue = .object(expandingDottedKeys(members))
+            } else {
                 expandedValue = value
             }
             let parts = key.split(separator: ".", omittingEmptySubsequences: false)

@@ -1,8 +1,8 @@
 public import Foundation
 public import Models
 import Networking
-public import Store
 import Storage
+public import Store
 
 /// Keeps subscriptions fresh and answers for them: subscribe (with discovery), refresh many
 /// feeds concurrently, rename, unsubscribe, mark articles, import and export OPML.

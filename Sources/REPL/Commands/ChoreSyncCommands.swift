@@ -1,3 +1,4 @@
+import Chores
 import Feed
 import Foundation
 import Models

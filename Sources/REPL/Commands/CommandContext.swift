@@ -1,3 +1,4 @@
+import Chores
 import Config
 import Feed
 import Foundation

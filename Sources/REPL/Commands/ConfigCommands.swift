@@ -38,7 +38,8 @@ struct ConfigCommands {
         let required = provider.isUpdateRequired(appVersion: context.appVersion)
         let minimum = provider.minVersion?.description
         var lines = [table.render(context.display), ""]
-        lines.append("config url:      \(provider.configURL?.absoluteString ?? "none (the bundled values are in force)")")
+        lines.append(
+            "config url:      \(provider.configURL?.absoluteString ?? "none (the bundled values are in force)")")
         lines.append(
             "minimum version: \(minimum ?? "none")" + (provider.minVersionProblem.map { " (\($0))" } ?? ""))
         lines.append(

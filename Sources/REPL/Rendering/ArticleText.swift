@@ -1,5 +1,6 @@
 import Feed
 import Foundation
+import Markup
 
 /// An article's HTML as text for a terminal, the way newsboat and w3m show it: paragraphs and
 /// headings apart by blank lines, lists with bullets or numbers and indentation, `<pre>` kept

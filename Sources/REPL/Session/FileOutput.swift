@@ -79,7 +79,9 @@ enum FileOutput {
         let directory = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
         var template = Array(((directory.isEmpty ? "." : directory) + "/.\(name).tidings-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.map { mkstemp($0) } ?? -1
+        }
         guard descriptor >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var finished = false
@@ -101,7 +103,9 @@ enum FileOutput {
         }
         try writeAll(data, to: descriptor, path: path)
         guard fsync(descriptor) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
-        guard rename(temporary, target) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        guard rename(temporary, target) == 0 else {
+            throw Failure(path: path, reason: String(cString: strerror(errno)))
+        }
         finished = true
     }
 

@@ -66,7 +66,8 @@ struct ConfigDocumentTests {
             try ConfigURLSelection.choose(flag: "no scheme", environment: [:], bundled: Fixture.defaults)
         }
         #expect(throws: ConfigError.self) {
-            try ConfigURLSelection.choose(flag: nil, environment: [:], bundled: AppConfig(values: ["configURL": .integer(3)]))
+            try ConfigURLSelection.choose(
+                flag: nil, environment: [:], bundled: AppConfig(values: ["configURL": .integer(3)]))
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Feed
+@testable import FeedParser
 
 @Suite("What a body is remembered by")
 struct BodyDigestTests {

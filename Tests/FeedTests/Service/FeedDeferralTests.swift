@@ -2,9 +2,9 @@ import Foundation
 import Models
 import Networking
 import Storage
+import Store
 import Synchronization
 import Testing
-import Store
 
 @testable import Feed
 

@@ -2,8 +2,8 @@ import Foundation
 import Models
 import Networking
 import Storage
-import Testing
 import Store
+import Testing
 
 @testable import Feed
 

@@ -2,9 +2,9 @@ import Foundation
 import Models
 import Networking
 import NetworkingTestSupport
+import Store
 import Synchronization
 import Testing
-import Store
 
 @testable import Feed
 @testable import Storage

@@ -132,34 +132,4 @@ struct InMemoryViewModelTests {
         #expect(opened.status.isRead && provider.state.withLock { $0.opened } == [9])
         await #expect(throws: FeedError.notFound(entity: "item", id: 10)) { try await model.open(id: 10) }
     }
-
-    @Test("the task list sections by the provider's today and re-reads when it announces a change")
-    func taskList() async throws {
-        let today = Date(timeIntervalSince1970: 1_795_305_600)  // 00:00 UTC, as stored days are
-        let day: TimeInterval = 86_400
-        let provider = ScriptedTasks(today: today)
-        provider.tasks.withLock {
-            $0 = [
-                HouseholdTask(id: 1, name: "Late", dueDate: today - day, createdAt: today),
-                HouseholdTask(id: 2, name: "Now", dueDate: today, createdAt: today),
-                HouseholdTask(id: 3, name: "Soon", dueDate: today + 3 * day, createdAt: today),
-                HouseholdTask(id: 4, name: "Later", dueDate: today + 8 * day, createdAt: today),
-                HouseholdTask(id: 5, name: "Someday", createdAt: today),
-            ]
-        }
-        let model = TaskListViewModel(service: provider)
-        var states = model.states().makeAsyncIterator()
-        _ = await states.next()  // idle
-        await model.load()
-        _ = await states.next()  // loading
-        let list = try #require(await states.next()?.content)
-        #expect(list.snapshot.sectionIdentifiers == [.overdue, .today, .upcoming, .later, .someday])
-        #expect(list.orderedTasks.map(\.name) == ["Late", "Now", "Soon", "Later", "Someday"])
-
-        _ = provider.tasks.withLock { $0.removeFirst() }
-        provider.announce(ChangedIDs(deleted: [1]))
-        let after = try #require(await states.next()?.content)
-        #expect(after.snapshot.sectionIdentifiers == [.today, .upcoming, .later, .someday])
-        #expect(provider.listCalls.withLock { $0 } == [.open, .open])
-    }
 }

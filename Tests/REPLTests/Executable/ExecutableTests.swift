@@ -208,7 +208,8 @@ struct ExecutableTests {
         #expect(show.status == 0 && show.err.isEmpty, "\(show.err)")
         #expect(show.out.contains("config url:      none (the bundled values are in force)"), "\(show.out)")
         #expect(show.out.contains("last refresh:    never") && !show.out.contains("404"), "\(show.out)")
-        let json = try TidingsBinary.run(["--home", home.path, "--json", "-c", "config show"], environment: environment)
+        let json = try TidingsBinary.run(
+            ["--home", home.path, "--json", "-c", "config show"], environment: environment)
         let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
         #expect(object?["config_url"] is NSNull && object?["last_refresh"] is NSNull, "\(json.out)")
         let refresh = try TidingsBinary.run(["--home", home.path, "-c", "config refresh"], environment: environment)
@@ -231,9 +232,11 @@ struct ExecutableTests {
             ])
             #expect(run.status == 3, "\(version): \(run.out) \(run.err)")
             let show = try TidingsBinary.run([
-                "--home", home.path, "--config-url", served.absoluteString, "--app-version", "1.5.0", "-c", "config show",
+                "--home", home.path, "--config-url", served.absoluteString, "--app-version", "1.5.0", "-c",
+                "config show",
             ])
-            #expect(show.out.contains("minimum version: \(version)") && !show.out.contains("not a version"), "\(show.out)")
+            #expect(
+                show.out.contains("minimum version: \(version)") && !show.out.contains("not a version"), "\(show.out)")
         }
     }
 

@@ -72,7 +72,7 @@ struct FileSafetyTests {
         #expect(try String(contentsOfFile: kept, encoding: .utf8).contains("<opml"))
         // A character device (the null device, made here so no system file is at stake) stays one.
         let device = home.appendingPathComponent("null").path
-        if mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)  /* makedev(1, 3) */) == 0 {
+        if mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3) /* makedev(1, 3) */) == 0 {
             let written = try export(device)
             #expect(written.status == 0, "\(written.err)")
             #expect(Self.kind(device) == S_IFCHR)
@@ -112,7 +112,9 @@ struct FileSafetyTests {
         terminal.type("history\r")
         #expect(terminal.waitFor("history"))
         #expect(terminal.waitFor("tidings> "))
-        #expect(terminal.lastOutput.contains("task list") && !terminal.lastOutput.contains("SECRET"), "\(terminal.lastOutput)")
+        #expect(
+            terminal.lastOutput.contains("task list") && !terminal.lastOutput.contains("SECRET"),
+            "\(terminal.lastOutput)")
         terminal.type("quit\r")
         #expect(terminal.exitStatus() == 0)
         let saved = try String(contentsOf: home.appendingPathComponent("history"), encoding: .utf8)
@@ -125,7 +127,8 @@ struct FileSafetyTests {
 /// into a file nobody will see again.
 @Suite("tidings notices its database going away", .serialized)
 struct DatabaseGoneTests {
-    @Test("after rm tidings.sqlite* in another shell, task add fails in words; after quitting nothing was lost silently")
+    @Test(
+        "after rm tidings.sqlite* in another shell, task add fails in words; after quitting nothing was lost silently")
     func deletedDuringSession() throws {
         let home = try temporaryHome()
         defer { try? FileManager.default.removeItem(at: home) }

@@ -11,7 +11,8 @@ struct ForeignValuesTests {
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         python.arguments = [
-            "python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()",
+            "python3", "-c",
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()",
             database.path, sql,
         ]
         try python.run()
@@ -47,7 +48,8 @@ struct ForeignValuesTests {
                     }
                 }
             }
-            try write("UPDATE task SET frequencyCount = 9223372036854775807, dueDate = 0, anchorDate = 0;", to: database)
+            try write(
+                "UPDATE task SET frequencyCount = 9223372036854775807, dueDate = 0, anchorDate = 0;", to: database)
             let done = try TidingsBinary.run(["--home", home.path, "-c", "task done 1", "-c", "task list"])
             #expect(done.status == 0 || done.err.hasPrefix("error: "), "\(done.status) \(done.err)")
         }

@@ -10,7 +10,7 @@ struct ParseCommandTests {
     func fixture(_ path: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-            .appendingPathComponent("FeedTests/Resources/\(path)").path
+            .appendingPathComponent("FeedParserTests/Resources/\(path)").path
     }
 
     @Test("--json prints SPEC's object on one line: every key, nulls for absent values, RFC 3339 dates")

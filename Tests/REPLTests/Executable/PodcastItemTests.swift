@@ -10,7 +10,7 @@ struct PodcastItemTests {
     func fixture(_ path: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-            .appendingPathComponent("FeedTests/Resources/\(path)").path
+            .appendingPathComponent("FeedParserTests/Resources/\(path)").path
     }
 
     @Test(

@@ -30,7 +30,10 @@ struct ProxyTests {
                         environment: environment)
                     #expect(setup.status == 1, "the feed server is no CalDAV server: \(setup.out)")
                     let local = try TidingsBinary.run(
-                        ["--home", home.path, "-c", "feed add \(server.appendingPathComponent("f.xml").absoluteString)"],
+                        [
+                            "--home", home.path, "-c",
+                            "feed add \(server.appendingPathComponent("f.xml").absoluteString)",
+                        ],
                         environment: environment)
                     #expect(local.status == 0, "\(local.err)")
                     let afterLoopback = try String(contentsOf: log, encoding: .utf8)

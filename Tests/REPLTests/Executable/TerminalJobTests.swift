@@ -87,7 +87,8 @@ struct TerminalJobTests {
             try "<html><body><h1>Served page</h1><p>Hello from the page.</p></body></html>".write(
                 to: site.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
             try await withFeedServer(serving: site) { base in
-                try addLongArticle(site: site, home: home, link: base.appendingPathComponent("page.html").absoluteString)
+                try addLongArticle(
+                    site: site, home: home, link: base.appendingPathComponent("page.html").absoluteString)
                 let terminal = try session(home: home, environment: ["BROWSER": "w3m"])
                 #expect(terminal.waitFor("tidings> "))
                 terminal.type("item open 1\r")

@@ -1,0 +1,381 @@
+package import Foundation
+import Markup
+package import Models
+
+/// What a chore shares with other clients: the fields a `VTODO` carries that Tidings reads.
+package struct ChoreFields: Sendable, Equatable {
+    /// `SUMMARY`.
+    package var name: String
+    /// `DESCRIPTION`.
+    package var note: String?
+    /// `DUE`, as a due day (00:00 UTC of the day, as `TaskService` stores days).
+    package var due: Date?
+    /// `RRULE` `FREQ` and `INTERVAL`.
+    package var frequency: Frequency?
+    /// `STATUS:COMPLETED` (a one-off chore), or `STATUS:CANCELLED` (any chore).
+    package var isDone: Bool
+    /// `STATUS:CANCELLED`: another client cancelled the chore. It is done without a
+    /// completion, and keeps its status on the server until the chore is reopened here.
+    package var isCancelled: Bool
+    /// `COMPLETED` for a one-off chore; for a recurring one, `X-TIDINGS-COMPLETED`, the last
+    /// time it was done (its `DUE` has moved on to the next occurrence).
+    package var completed: Date?
+    /// `URL`: the article a read-later chore links to.
+    package var link: URL?
+
+    package init(
+        name: String, note: String? = nil, due: Date? = nil, frequency: Frequency? = nil, isDone: Bool = false,
+        completed: Date? = nil, link: URL? = nil, isCancelled: Bool = false
+    ) {
+        self.isCancelled = isCancelled
+        self.name = name
+        self.note = note
+        self.due = due
+        self.frequency = frequency
+        self.isDone = isDone
+        self.completed = completed
+        self.link = link
+    }
+}
+
+/// Why a calendar object is not a chore Tidings can read.
+package enum ChoreObjectError: Error, Sendable, Equatable, CustomStringConvertible {
+    case calendar(ICalendarError)
+    case noTodo
+    case missing(String)
+    case invalid(property: String, value: String)
+
+    package var description: String {
+        switch self {
+        case .calendar(let error): "\(error)"
+        case .noTodo: "the calendar object holds no VTODO"
+        case .missing(let property): "the VTODO has no \(property)"
+        case .invalid(let property, let value): "the VTODO's \(property) is not valid: \(value.prefix(60))"
+        }
+    }
+}
+
+/// A chore as the `VTODO` of an iCalendar object (RFC 5545), read into `ChoreFields` and
+/// patched from them: setting fields rewrites only the properties whose meaning changed, so
+/// what other clients wrote (alarms, priorities, categories, `X-` properties, time zones, a
+/// due time of day) survives every edit.
+///
+/// Due dates are days. A `DUE` that is a DATE is that day; a DATE-TIME with a `TZID`, or a
+/// floating one, is the day its own digits name (09:00 in Berlin on the 5th is the 5th); a UTC
+/// one is the day it falls on in `calendar`'s time zone. Moving the due day keeps the value's
+/// form: a DATE stays a DATE, a time of day and its `TZID` stay, and `DTSTART` moves by the
+/// same number of days so that it never follows `DUE`.
+package struct ChoreObject: Sendable, Equatable {
+    package private(set) var calendar: ICalendar
+
+    /// The `VTODO`'s `UID`.
+    package var uid: String { todo.property("UID")?.value ?? "" }
+
+    private var todo: ICalendar.Component {
+        calendar.root.components(named: "VTODO").first ?? ICalendar.Component(name: "VTODO")
+    }
+
+    /// Reads a calendar object that holds a `VTODO` with a `UID` and a `SUMMARY`.
+    package init(parsing text: String) throws(ChoreObjectError) {
+        do {
+            calendar = try ICalendar(parsing: text)
+        } catch {
+            throw .calendar(error)
+        }
+        guard let todo = calendar.root.components(named: "VTODO").first else { throw .noTodo }
+        guard let uid = todo.property("UID")?.value, !uid.isEmpty else { throw .missing("UID") }
+    }
+
+    /// A new object for a chore: `VERSION`, `PRODID`, and a `VTODO` with `uid`, stamped `now`.
+    package init(uid: String, fields: ChoreFields, now: Date, calendar timeZoneCalendar: Calendar) {
+        var todo = ICalendar.Component(name: "VTODO")
+        todo.set(ICalendar.Property(name: "UID", value: uid))
+        todo.set(ICalendar.Property(name: "DTSTAMP", value: ICalendarDate.utcStamp(now)))
+        todo.set(ICalendar.Property(name: "CREATED", value: ICalendarDate.utcStamp(now)))
+        var root = ICalendar.Component(name: "VCALENDAR")
+        root.set(ICalendar.Property(name: "VERSION", value: "2.0"))
+        root.set(ICalendar.Property(name: "PRODID", value: "-//Tidings//Chores//EN"))
+        root.append(todo)
+        calendar = ICalendar(root: root)
+        apply(fields, now: now, calendar: timeZoneCalendar)
+    }
+
+    /// The chore's fields.
+    ///
+    /// - Throws: `.missing("SUMMARY")` for a VTODO without one; `.invalid` for a `DUE`,
+    ///   `RRULE` or `COMPLETED` that cannot be read.
+    package func fields(calendar timeZoneCalendar: Calendar) throws(ChoreObjectError) -> ChoreFields {
+        let todo = self.todo
+        guard let summary = todo.property("SUMMARY")?.textValue.trimmingCharacters(in: .whitespacesAndNewlines),
+            !summary.isEmpty
+        else { throw .missing("SUMMARY") }
+        var fields = ChoreFields(name: summary)
+        fields.note = todo.property("DESCRIPTION")?.textValue
+        if let due = todo.property("DUE") {
+            guard let day = ICalendarDate.day(of: due, calendar: timeZoneCalendar) else {
+                throw .invalid(property: "DUE", value: due.value)
+            }
+            fields.due = day
+        }
+        if let rule = todo.property("RRULE") {
+            fields.frequency = try Self.frequency(rule.value)
+        }
+        let status = todo.property("STATUS")?.value.trimmedWhitespace.uppercased()
+        fields.isCancelled = status == "CANCELLED"
+        fields.isDone = (fields.frequency == nil && status == "COMPLETED") || fields.isCancelled
+        let completed = fields.frequency == nil ? todo.property("COMPLETED") : todo.property("X-TIDINGS-COMPLETED")
+        if let completed {
+            guard let instant = ICalendarDate.instant(completed.value) else {
+                throw .invalid(property: completed.name, value: completed.value)
+            }
+            fields.completed = instant
+        }
+        if let url = todo.property("URL")?.value { fields.link = URL(string: url) }
+        return fields
+    }
+
+    /// Rewrites the properties whose meaning differs from `fields`, and stamps the change
+    /// (`DTSTAMP`, `LAST-MODIFIED`, `SEQUENCE` one up when a field changed). Every other
+    /// property and component stays as it was.
+    package mutating func apply(_ fields: ChoreFields, now: Date, calendar timeZoneCalendar: Calendar) {
+        let current = try? self.fields(calendar: timeZoneCalendar)
+        calendar.root.updateComponents(named: "VTODO") { todo in
+            var changed = false
+            func set(_ property: ICalendar.Property?, named name: String) {
+                changed = true
+                if let property { todo.set(property) } else { todo.remove(name) }
+            }
+            if current?.name != fields.name {
+                set(ICalendar.Property(name: "SUMMARY", text: fields.name), named: "SUMMARY")
+            }
+            if current?.note != fields.note {
+                set(fields.note.map { ICalendar.Property(name: "DESCRIPTION", text: $0) }, named: "DESCRIPTION")
+            }
+            if current?.due != fields.due {
+                changed = true
+                Self.moveDue(of: &todo, to: fields.due, calendar: timeZoneCalendar)
+            }
+            if current?.frequency != fields.frequency {
+                set(
+                    fields.frequency.map { ICalendar.Property(name: "RRULE", value: Self.rule($0)) }, named: "RRULE")
+            }
+            if current?.due != fields.due || current?.frequency != fields.frequency {
+                Self.startRecurrence(of: &todo, recurring: fields.frequency != nil, calendar: timeZoneCalendar)
+            }
+            if current?.isDone != fields.isDone || current?.isCancelled != fields.isCancelled
+                || (fields.frequency == nil && current?.completed != fields.completed)
+            {
+                changed = true
+                if fields.isCancelled {
+                    todo.set(ICalendar.Property(name: "STATUS", value: "CANCELLED"))
+                } else if fields.isDone {
+                    todo.set(ICalendar.Property(name: "STATUS", value: "COMPLETED"))
+                    todo.set(ICalendar.Property(name: "PERCENT-COMPLETE", value: "100"))
+                    todo.set(
+                        ICalendar.Property(name: "COMPLETED", value: ICalendarDate.utcStamp(fields.completed ?? now)))
+                } else {
+                    todo.set(ICalendar.Property(name: "STATUS", value: "NEEDS-ACTION"))
+                    todo.remove("PERCENT-COMPLETE")
+                    todo.remove("COMPLETED")
+                }
+            }
+            if fields.frequency != nil, current?.completed != fields.completed {
+                set(
+                    fields.completed.map {
+                        ICalendar.Property(name: "X-TIDINGS-COMPLETED", value: ICalendarDate.utcStamp($0))
+                    }, named: "X-TIDINGS-COMPLETED")
+            }
+            if current?.link != fields.link {
+                set(fields.link.map { ICalendar.Property(name: "URL", value: $0.absoluteString) }, named: "URL")
+            }
+            guard changed else { return }
+            todo.set(ICalendar.Property(name: "DTSTAMP", value: ICalendarDate.utcStamp(now)))
+            todo.set(ICalendar.Property(name: "LAST-MODIFIED", value: ICalendarDate.utcStamp(now)))
+            if let sequence = todo.property("SEQUENCE").flatMap({ Int($0.value.trimmedWhitespace) }),
+                sequence >= 0, sequence < Int.max
+            {
+                todo.set(ICalendar.Property(name: "SEQUENCE", value: String(sequence + 1)))
+            }
+        }
+    }
+
+    /// `DUE` moved to `day` in the form it has (see the type's notes), `DTSTART` by as many
+    /// days; removed with `nil`.
+    private static func moveDue(of todo: inout ICalendar.Component, to day: Date?, calendar: Calendar) {
+        guard let day else {
+            todo.remove("DUE")
+            return
+        }
+        guard let old = todo.property("DUE"), let oldDay = ICalendarDate.day(of: old, calendar: calendar) else {
+            todo.set(
+                ICalendar.Property(name: "DUE", parameters: [.init("VALUE", "DATE")], value: ICalendarDate.date(day)))
+            return
+        }
+        let days = ICalendarDate.days(from: oldDay, to: day)
+        todo.set(ICalendarDate.shifted(old, byDays: days, calendar: calendar))
+        if let start = todo.property("DTSTART"), ICalendarDate.day(of: start, calendar: calendar) != nil {
+            todo.set(ICalendarDate.shifted(start, byDays: days, calendar: calendar))
+        }
+    }
+
+    /// Keeps `DTSTART` in step with `DUE` (RFC 5545 3.8.5.3: the first instance of a
+    /// recurrence set is `DTSTART`, and servers that expand recurrences skip an `RRULE`
+    /// without one): a recurring chore without it gets one on its due day, in the form and
+    /// with the parameters of its `DUE` (a DATE or a DATE-TIME, as RFC 5545 3.8.2.3 asks); a
+    /// `DTSTART` another client wrote stays, unless it falls after `DUE`, when it moves back
+    /// to the due day keeping its own form.
+    private static func startRecurrence(of todo: inout ICalendar.Component, recurring: Bool, calendar: Calendar) {
+        guard let due = todo.property("DUE"), let dueDay = ICalendarDate.day(of: due, calendar: calendar) else {
+            return
+        }
+        guard let start = todo.property("DTSTART"), let startDay = ICalendarDate.day(of: start, calendar: calendar)
+        else {
+            if recurring { todo.set(ICalendar.Property(name: "DTSTART", parameters: due.parameters, value: due.value)) }
+            return
+        }
+        if startDay > dueDay {
+            todo.set(
+                ICalendarDate.shifted(start, byDays: ICalendarDate.days(from: startDay, to: dueDay), calendar: calendar)
+            )
+        }
+    }
+
+    /// `FREQ=...;INTERVAL=N`.
+    static func rule(_ frequency: Frequency) -> String {
+        let freq =
+            switch frequency.unit {
+            case .day: "DAILY"
+            case .week: "WEEKLY"
+            case .month: "MONTHLY"
+            case .year: "YEARLY"
+            }
+        return "FREQ=\(freq);INTERVAL=\(frequency.count)"
+    }
+
+    /// The frequency an `RRULE` names by `FREQ` and `INTERVAL` (its other parts, such as
+    /// `BYDAY`, are kept in the object but not read).
+    static func frequency(_ rule: String) throws(ChoreObjectError) -> Frequency {
+        var parts: [String: String] = [:]
+        for part in rule.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { throw .invalid(property: "RRULE", value: rule) }
+            parts[pair[0].uppercased()] = String(pair[1])
+        }
+        let unit: Frequency.Unit
+        switch parts["FREQ"]?.uppercased() {
+        case "DAILY": unit = .day
+        case "WEEKLY": unit = .week
+        case "MONTHLY": unit = .month
+        case "YEARLY": unit = .year
+        default: throw .invalid(property: "RRULE", value: rule)
+        }
+        let interval = parts["INTERVAL"].map { Int($0) } ?? 1
+        guard let interval, interval >= 1, interval <= 10_000,
+            let frequency = try? Frequency(count: interval, unit: unit)
+        else { throw .invalid(property: "RRULE", value: rule) }
+        return frequency
+    }
+}
+
+/// DATE and DATE-TIME values (RFC 5545 3.3.4, 3.3.5).
+enum ICalendarDate {
+    private static let utc = TimeZone(identifier: "UTC") ?? .gmt
+
+    /// `yyyyMMdd'T'HHmmss'Z'`.
+    static func utcStamp(_ date: Date) -> String {
+        let parts = gregorian(in: utc).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02dZ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
+            parts.minute ?? 0, parts.second ?? 0)
+    }
+
+    /// `yyyyMMdd` of a due day (00:00 UTC).
+    static func date(_ day: Date) -> String {
+        let parts = gregorian(in: utc).dateComponents([.year, .month, .day], from: day)
+        return String(format: "%04d%02d%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// The due day a `DUE` or `DTSTART` names (00:00 UTC of it); `nil` when it is not a DATE
+    /// or DATE-TIME.
+    static func day(of property: ICalendar.Property, calendar: Calendar) -> Date? {
+        guard let parsed = parse(property.value) else { return nil }
+        if parsed.isUTC, let instant = instant(property.value) {
+            let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+            return gregorian(in: utc).date(from: DateComponents(year: parts.year, month: parts.month, day: parts.day))
+        }
+        return gregorian(in: utc).date(from: DateComponents(year: parsed.year, month: parsed.month, day: parsed.day))
+    }
+
+    /// The instant a UTC DATE-TIME names (`COMPLETED`, `X-TIDINGS-COMPLETED`); a DATE or a
+    /// floating time is read as UTC.
+    static func instant(_ value: String) -> Date? {
+        guard let parsed = parse(value) else { return nil }
+        return gregorian(in: utc).date(
+            from: DateComponents(
+                year: parsed.year, month: parsed.month, day: parsed.day, hour: parsed.time?.hour ?? 0,
+                minute: parsed.time?.minute ?? 0, second: parsed.time?.second ?? 0))
+    }
+
+    /// `property` (a DATE or DATE-TIME) moved by `days` days, keeping its form, time of day
+    /// and parameters.
+    /// The whole days from the start of one day to the start of another (a daylight-saving
+    /// change rounds away).
+    static func days(from start: Date, to end: Date) -> Int {
+        Int((end.timeIntervalSince(start) / 86_400).rounded())
+    }
+
+    static func shifted(_ property: ICalendar.Property, byDays days: Int, calendar: Calendar) -> ICalendar.Property {
+        guard days != 0, let parsed = parse(property.value) else { return property }
+        let utcCalendar = gregorian(in: utc)
+        if parsed.isUTC, let instant = instant(property.value) {
+            // The same wall-clock time, `days` days later where the user is.
+            let moved = calendar.date(byAdding: .day, value: days, to: instant) ?? instant
+            return ICalendar.Property(name: property.name, parameters: property.parameters, value: utcStamp(moved))
+        }
+        guard let day = utcCalendar.date(from: DateComponents(year: parsed.year, month: parsed.month, day: parsed.day)),
+            let moved = utcCalendar.date(byAdding: .day, value: days, to: day)
+        else { return property }
+        var value = date(moved)
+        if let time = parsed.time { value += String(format: "T%02d%02d%02d", time.hour, time.minute, time.second) }
+        return ICalendar.Property(name: property.name, parameters: property.parameters, value: value)
+    }
+
+    private struct Parsed {
+        var year, month, day: Int
+        var time: (hour: Int, minute: Int, second: Int)?
+        var isUTC: Bool
+    }
+
+    /// `yyyyMMdd` or `yyyyMMdd'T'HHmmss` with an optional `Z`.
+    private static func parse(_ value: String) -> Parsed? {
+        let bytes = Array(value.trimmedWhitespace.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var result = 0
+            for byte in bytes[range] {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                result = result * 10 + Int(byte - 0x30)
+            }
+            return result
+        }
+        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8), (1...12).contains(month),
+            (1...31).contains(day), year >= 1
+        else { return nil }
+        if bytes.count == 8 { return Parsed(year: year, month: month, day: day, time: nil, isUTC: false) }
+        guard
+            bytes.count == 15
+                || (bytes.count == 16 && (bytes[15] == UInt8(ascii: "Z") || bytes[15] == UInt8(ascii: "z"))),
+            bytes[8] == UInt8(ascii: "T") || bytes[8] == UInt8(ascii: "t"),
+            let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15), hour < 24,
+            minute < 60, second <= 60
+        else { return nil }
+        return Parsed(
+            year: year, month: month, day: day, time: (hour, minute, min(second, 59)), isUTC: bytes.count == 16)
+    }
+
+    private static func gregorian(in zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
+    }
+}

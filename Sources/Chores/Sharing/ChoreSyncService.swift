@@ -1,0 +1,364 @@
+public import Foundation
+public import Networking
+import Storage
+public import Store
+
+/// A chore changed on both sides, or deleted on one and changed on the other, and how the
+/// sync settled it. Nothing is lost: a change that did not win is named here.
+public struct ChoreSyncConflict: Sendable, Hashable {
+    /// The task's name.
+    public var task: String
+    /// The fields both sides changed differently (`due`, `name`, …); empty for a deletion
+    /// against a change.
+    public var fields: [String]
+    /// What the sync did, in words.
+    public var resolution: String
+    /// This device's values of `fields`, which the other device's replaced, as text (`due`:
+    /// `2026-12-01` or `none`): reported, so that no change is lost unseen.
+    public var discarded: [String: String]
+
+    /// Creates the value.
+    public init(task: String, fields: [String], resolution: String, discarded: [String: String] = [:]) {
+        self.task = task
+        self.fields = fields
+        self.resolution = resolution
+        self.discarded = discarded
+    }
+}
+
+/// An object on the server a sync could not take, and why; it is left as it is.
+public struct ChoreSyncProblem: Sendable, Hashable, CustomStringConvertible {
+    /// Its path on the server.
+    public var href: String
+    /// Why, in words.
+    public var reason: String
+
+    /// Creates the value.
+    public init(href: String, reason: String) {
+        self.href = href
+        self.reason = reason
+    }
+
+    /// `href: reason`.
+    public var description: String { "\(href): \(reason)" }
+}
+
+/// What a sync did.
+public struct ChoreSyncSummary: Sendable, Hashable {
+    /// Objects written to the server (new or changed tasks, merges).
+    public var sent = 0
+    /// Tasks created or changed here from the server.
+    public var received = 0
+    /// Tasks deleted, here or there.
+    public var deleted = 0
+    /// Changes on both sides and how each was settled.
+    public var conflicts: [ChoreSyncConflict] = []
+    /// Objects that could not be synced, each with its reason; the others synced.
+    public var problems: [ChoreSyncProblem] = []
+
+    /// Creates an empty summary.
+    public init() {}
+
+    /// `sent 2, received 1, deleted 0, 1 conflict`.
+    public var line: String {
+        var parts = ["sent \(sent)", "received \(received)", "deleted \(deleted)"]
+        parts.append(conflicts.count == 1 ? "1 conflict" : "\(conflicts.count) conflicts")
+        if !problems.isEmpty {
+            parts.append(problems.count == 1 ? "1 chore skipped" : "\(problems.count) chores skipped")
+        }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Where chores are shared and how the last sync went.
+public struct ChoreSyncStatus: Sendable, Hashable {
+    /// The calendar collection.
+    public var url: URL
+    /// The user the server knows.
+    public var user: String
+    /// When the last sync ended, if one did.
+    public var lastSyncAt: Date?
+    /// How it ended (its summary line, or why it failed).
+    public var lastResult: String?
+    /// Tasks shared with the collection.
+    public var shared: Int
+    /// Changes made here that the next sync sends (new, changed and deleted tasks).
+    public var pending: Int
+}
+
+/// Why chores could not be shared or synced, in words a user can act on. A password never
+/// appears in any of them.
+public enum ChoreSyncError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
+    /// `task sync setup` has not been run.
+    case notSetUp
+    /// The server or the network failed (wrong password, not a calendar, out of space, down).
+    case remote(String)
+    /// The database failed.
+    case storage(StorageError)
+
+    /// The reason, in words.
+    public var description: String {
+        switch self {
+        case .notSetUp: "chores are not shared yet: run \"task sync setup <collection-url>\" first"
+        case .remote(let reason): reason
+        case .storage(let error): error.errorDescription ?? "\(error)"
+        }
+    }
+
+    /// The reason, in words.
+    public var errorDescription: String? { description }
+}
+
+/// Shares the household tasks with a CalDAV calendar collection (RFC 4791), so that other
+/// devices (Tidings elsewhere, Apple Reminders, tasks.org, Thunderbird) see and change the
+/// same chores. See `ChoreSyncEngine` for what one sync does.
+///
+/// The collection's URL and user are stored; the password is read when it is needed, from
+/// `TIDINGS_CALDAV_PASSWORD` or `~/.netrc`, and goes only over https or to this machine.
+/// Syncs of one service run one at a time; syncs of two processes on one database are safe
+/// too (writes to the server are conditional, and a task is reserved before it is sent).
+public actor ChoreSyncService {
+    private let repository: ChoreSyncRepository
+    private let transport: any HTTPTransport
+    private let environment: [String: String]
+    private let netrc: URL?
+    private let calendar: Calendar
+    private let now: @Sendable () -> Date
+    private let store: LocalStore
+    /// Whether a sync is running, and who waits for it to end: syncs run one at a time (the
+    /// actor alone would interleave them at every request).
+    private var busy = false
+    /// The syncs waiting for their turn, each resumed with `true` when it may try again, or
+    /// `false` when its caller was cancelled meanwhile (Ctrl-C must not wait for another sync).
+    private var waiting: [(id: UInt64, turn: CheckedContinuation<Bool, Never>)] = []
+    private var waiterCount: UInt64 = 0
+
+    /// Creates the service.
+    ///
+    /// - Parameters:
+    ///   - store: where the tasks and the sync state live.
+    ///   - transport: the network.
+    ///   - environment: where `TIDINGS_CALDAV_PASSWORD` is looked up.
+    ///   - netrc: the netrc file (`~/.netrc`), or `nil` for none.
+    ///   - calendar: the user's calendar; its time zone decides the day a UTC due time falls on.
+    ///   - now: the clock.
+    public init(
+        store: LocalStore, transport: any HTTPTransport, environment: [String: String], netrc: URL?,
+        calendar: Calendar = .current, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        repository = store.choreSync
+        self.store = store
+        self.transport = transport
+        self.environment = environment
+        self.netrc = netrc
+        self.calendar = calendar
+        self.now = now
+    }
+
+    /// Checks that `collection` is a calendar that takes tasks, with the password found for
+    /// `user` (or the netrc's login for the host), and remembers the collection and the user.
+    /// Returns the collection's display name, if it has one.
+    ///
+    /// Another collection or user starts over: the next sync shares every task with it.
+    @discardableResult
+    public func setUp(collection given: URL, user: String?) async throws(ChoreSyncError) -> String? {
+        guard given.user == nil, given.password == nil else {
+            throw .remote(
+                "the URL carries a user or password: give the collection's URL without them (the password goes in ~/.netrc or TIDINGS_CALDAV_PASSWORD)"
+            )
+        }
+        // A collection is a folder: `…/chores` and `…/chores/` are one collection, stored one way.
+        var collection = given
+        if var parts = URLComponents(url: given, resolvingAgainstBaseURL: false), !parts.path.hasSuffix("/") {
+            parts.path += "/"
+            collection = parts.url ?? given
+        }
+        if user == nil, environment["TIDINGS_CALDAV_PASSWORD"]?.isEmpty == false,
+            CalDAVCredentials.find(for: collection, user: nil, environment: [:], netrc: Self.read(netrc)) == nil
+        {
+            throw .remote("TIDINGS_CALDAV_PASSWORD is set but no user is named: give the user to set up")
+        }
+        let client = try makeClient(collection, user: user)
+        let checked: CalDAVCollection
+        do {
+            checked = try await client.checkCollection()
+        } catch {
+            throw .remote(error.description)
+        }
+        do {
+            try await repository.setAccount(url: collection, user: client.user)
+        } catch {
+            throw .storage(error)
+        }
+        return checked.displayName
+    }
+
+    /// Stops sharing: the collection is forgotten; the tasks stay here and on the server.
+    public func stopSharing() async throws(ChoreSyncError) {
+        do {
+            try await repository.removeAccount()
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// Whether chores are shared.
+    public func isSetUp() async -> Bool {
+        ((try? await repository.account()) ?? nil) != nil
+    }
+
+    /// A two-way sync (see `ChoreSyncEngine`), recorded with its result.
+    ///
+    /// - Throws: `.notSetUp`; `.remote` with the server's or the network's reason (what was
+    ///   synced by then stays, the rest goes at the next sync); `.storage`.
+    public func sync() async throws(ChoreSyncError) -> ChoreSyncSummary {
+        guard await waitForTurn() else { throw .remote("the sync was cancelled before it started") }
+        busy = true
+        defer {
+            busy = false
+            if !waiting.isEmpty { waiting.removeFirst().turn.resume(returning: true) }
+        }
+        let found: ChoreSyncAccount?
+        do {
+            found = try await repository.account()
+        } catch {
+            throw .storage(error)
+        }
+        guard let account = found else { throw .notSetUp }
+        let outcome: ChoreSyncEngine.Outcome
+        do throws(ChoreSyncError) {
+            let client = try makeClient(account.url, user: account.user)
+            do {
+                outcome = try await ChoreSyncEngine(
+                    repository: repository, client: client, calendar: calendar, now: now
+                )
+                .run(token: account.syncToken)
+            } catch {
+                switch error {
+                case .caldav(let reason): throw ChoreSyncError.remote(reason.description)
+                case .storage(let reason): throw ChoreSyncError.storage(reason)
+                }
+            }
+        } catch {
+            try? await repository.recordSync(token: account.syncToken, at: now(), result: "failed: \(error)")
+            throw error
+        }
+        do {
+            try await repository.recordSync(
+                token: outcome.keepsToken ? account.syncToken : outcome.token, at: now(), result: outcome.summary.line)
+        } catch {
+            throw .storage(error)
+        }
+        return outcome.summary
+    }
+
+    /// Waits while another sync runs; returns `false` at once when the caller is cancelled,
+    /// whatever the running sync is waiting for (a server that answers late).
+    private func waitForTurn() async -> Bool {
+        while busy {
+            if Task.isCancelled { return false }
+            waiterCount += 1
+            let id = waiterCount
+            let proceed = await withTaskCancellationHandler {
+                await withCheckedContinuation { (turn: CheckedContinuation<Bool, Never>) in
+                    if Task.isCancelled { turn.resume(returning: false) } else { waiting.append((id, turn)) }
+                }
+            } onCancel: {
+                Task { await self.giveUp(waiter: id) }
+            }
+            if !proceed { return false }
+        }
+        return true
+    }
+
+    /// Resumes a cancelled waiter, if it is still waiting.
+    private func giveUp(waiter id: UInt64) {
+        guard let index = waiting.firstIndex(where: { $0.id == id }) else { return }
+        waiting.remove(at: index).turn.resume(returning: false)
+    }
+
+    /// Syncs in the background until cancelled: at once when chores are shared, then after
+    /// task changes made here (not by a sync), `delay` after the first of them, so that a few
+    /// quick edits go out together. Each sync's outcome goes to `report`.
+    public func syncInBackground(
+        after delay: Duration = .seconds(2),
+        report: @escaping @Sendable (Result<ChoreSyncSummary, ChoreSyncError>) -> Void
+    ) async {
+        // Changes that arrive while a sync waits or runs count once: the sync after takes them all.
+        let (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let source = store.changes(of: .task, .excluding(ChoreSyncEngine.source))
+        // The forwarder is a child task, so this returns only once it has stopped too: nothing
+        // of it outlives the caller (a process that exits right after).
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await _ in source { continuation.yield() }
+                continuation.finish()
+            }
+            if await isSetUp() { await backgroundSync(report) }
+            for await _ in changes {
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    break
+                }
+                guard await isSetUp() else { continue }
+                await backgroundSync(report)
+            }
+            group.cancelAll()
+        }
+    }
+
+    private func backgroundSync(_ report: @Sendable (Result<ChoreSyncSummary, ChoreSyncError>) -> Void) async {
+        guard !Task.isCancelled else { return }
+        do {
+            report(.success(try await sync()))
+        } catch {
+            guard !Task.isCancelled else { return }
+            report(.failure(error))
+        }
+    }
+
+    /// The set-up and the last sync; `nil` when chores are not shared.
+    public func status() async throws(ChoreSyncError) -> ChoreSyncStatus? {
+        do {
+            guard let account = try await repository.account() else { return nil }
+            let (tasks, items) = try await repository.localState()
+            let synced = Dictionary(
+                items.compactMap { item in item.taskID.map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
+            var pending = items.filter { $0.taskID == nil }.count
+            for local in tasks {
+                guard let id = local.task.id, let item = synced[id] else {
+                    pending += 1
+                    continue
+                }
+                guard let base = try? ChoreMapping.read(item.icalendar, calendar: calendar).fields else { continue }
+                if item.etag == nil || ChoreMapping.fields(of: local, base: base) != base { pending += 1 }
+            }
+            return ChoreSyncStatus(
+                url: account.url, user: account.user, lastSyncAt: account.lastSyncAt, lastResult: account.lastResult,
+                shared: synced.count, pending: pending)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    private func makeClient(_ collection: URL, user: String?) throws(ChoreSyncError) -> CalDAVClient {
+        let environment = self.environment
+        let netrc = self.netrc
+        do {
+            return try CalDAVClient(collection: collection, transport: transport) {
+                CalDAVCredentials.find(
+                    for: collection, user: user, environment: environment,
+                    netrc: Self.read(netrc))
+            }
+        } catch {
+            throw .remote(error.description)
+        }
+    }
+
+    /// The netrc file's text, read each time credentials are needed (it may change); `nil`
+    /// when there is none.
+    private static func read(_ netrc: URL?) -> String? {
+        netrc.flatMap { try? String(contentsOf: $0, encoding: .utf8) }
+    }
+}

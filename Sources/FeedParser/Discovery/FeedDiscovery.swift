@@ -1,0 +1,99 @@
+public import Foundation
+import Markup
+
+/// A feed an HTML page links to.
+public struct DiscoveredFeed: Sendable, Hashable {
+    /// The feed's absolute URL.
+    public var url: URL
+    /// The link's `title`, if any.
+    public var title: String?
+    /// The link's media type (`application/rss+xml`).
+    public var type: String?
+
+    /// Creates a discovered feed.
+    public init(url: URL, title: String? = nil, type: String? = nil) {
+        self.url = url
+        self.title = title
+        self.type = type
+    }
+}
+
+/// Finds the feeds of a web page: its `<link rel="alternate">` feed links first, then the
+/// paths sites commonly serve feeds at.
+package enum FeedDiscovery {
+    /// Media types of feed links.
+    static let feedTypes: Set<String> = [
+        "application/rss+xml", "application/atom+xml", "application/feed+json", "application/json",
+        "application/rdf+xml", "application/x.atom+xml", "application/x-atom+xml",
+    ]
+
+    /// Where sites commonly serve feeds, tried when a page links to none.
+    package static let commonPaths = ["/feed", "/rss", "/atom.xml", "/feed.json", "/index.xml"]
+
+    /// The feed links of an HTML page, in page order, without repeats; relative hrefs are
+    /// resolved against `<base href>` when present, else the page's URL.
+    ///
+    /// A page fetched from the web only leads to http and https links: a `file:` (or any other
+    /// scheme's) link, or a `<base>` that would turn relative links into one, is dropped. Only a
+    /// page the user named as a local file may link to other local files.
+    package static func feedLinks(inHTML html: Data, pageURL: URL) -> [DiscoveredFeed] {
+        let text = String(decoding: html.prefix(2_000_000), as: UTF8.self)
+        var base = pageURL
+        var found: [DiscoveredFeed] = []
+        for tag in tags(in: text) {
+            let attributes = tag.attributes
+            if tag.name == "base", let href = attributes["href"], let url = URL(string: href, relativeTo: pageURL) {
+                base = url.absoluteURL
+                continue
+            }
+            guard tag.name == "link",
+                let rel = attributes["rel"]?.lowercased(), rel.split(separator: " ").contains("alternate"),
+                let type = attributes["type"]?.lowercased().split(separator: ";").first.map({
+                    $0.trimmingCharacters(in: .whitespaces)
+                }),
+                feedTypes.contains(type),
+                let href = attributes["href"],
+                let url = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: base)?.absoluteURL,
+                mayFollow(url, from: pageURL)
+            else { continue }
+            if !found.contains(where: { $0.url == url }) {
+                found.append(DiscoveredFeed(url: url, title: attributes["title"].map(HTMLEntities.decode), type: type))
+            }
+        }
+        return found
+    }
+
+    /// Whether a link found in the document at `pageURL` may be fetched: http and https
+    /// always, `file:` only from a local file.
+    static func mayFollow(_ url: URL, from pageURL: URL) -> Bool {
+        switch url.scheme?.lowercased() {
+        case "http", "https": url.host?.isEmpty == false
+        case "file": pageURL.isFileURL
+        default: false
+        }
+    }
+
+    /// The common feed URLs of the site `pageURL` belongs to.
+    package static func commonFeedURLs(for pageURL: URL) -> [URL] {
+        commonPaths.compactMap { URL(string: $0, relativeTo: pageURL)?.absoluteURL }
+    }
+
+    /// The start tags of a document with their lower-cased names and attributes.
+    private static func tags(in text: String) -> [(name: String, attributes: [String: String])] {
+        var result: [(String, [String: String])] = []
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "<") {
+            rest = rest[rest.index(after: open)...]
+            guard let close = rest.firstIndex(of: ">") else { break }
+            let body = rest[..<close]
+            rest = rest[rest.index(after: close)...]
+            let name = body.prefix { $0.isLetter }.lowercased()
+            guard name == "link" || name == "base" else {
+                if name == "body" { break }  // feed links live in the head
+                continue
+            }
+            result.append((name, HTMLAttributes.parse(body.dropFirst(name.count))))
+        }
+        return result
+    }
+}

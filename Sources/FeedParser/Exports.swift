@@ -1,0 +1,3 @@
+// The FeedParser module's public API speaks Models' values: an app that depends on FeedParser alone names them
+// without a second import.
+@_exported public import Models

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+@testable import FeedParser
+
+@Suite("Relative URLs in HTML")
+struct HTMLURLResolverTests {
+    let base = URL(string: "https://site.example/posts/1/")
+
+    @Test("URL attributes resolve; comments, scripts, styles and other attributes are left alone")
+    func scope() {
+        let html =
+            #"<!-- <img src="c.png"> --><script>var s = '<img src="s.png">';</script><style>a{}</style><p class="a.png" data-src="x.png"><img src = b.png><source srcset="a.png, b.png 2x,  c.png 640w"></p>"#
+        #expect(
+            HTMLURLResolver.resolvingURLs(in: html, against: base)
+                == #"<!-- <img src="c.png"> --><script>var s = '<img src="s.png">';</script><style>a{}</style><p class="a.png" data-src="x.png"><img src = https://site.example/posts/1/b.png><source srcset="https://site.example/posts/1/a.png, https://site.example/posts/1/b.png 2x,  https://site.example/posts/1/c.png 640w"></p>"#
+        )
+    }
+
+    @Test("HTML without relative URLs, or a base that is not http(s), comes back as it is")
+    func untouched() {
+        let absolute = #"<a href="https://a.example/">a</a> <a href="mailto:x@example.com">m</a> <a href="">e</a>"#
+        #expect(HTMLURLResolver.resolvingURLs(in: absolute, against: base) == absolute)
+        let relative = #"<img src="a.png">"#
+        #expect(HTMLURLResolver.resolvingURLs(in: relative, against: URL(string: "file:///tmp/feed.xml")) == relative)
+        #expect(HTMLURLResolver.resolvingURLs(in: relative, against: nil) == relative)
+        #expect(HTMLURLResolver.resolvingURLs(in: "5 < 6 and a=b", against: base) == "5 < 6 and a=b")
+    }
+}
