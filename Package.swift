@@ -130,7 +130,7 @@ let package = Package(
         // Subscriptions, refreshes and the feed and article view models, on the store.
         .target(
             name: "Feed",
-            dependencies: ["Models", "FeedParser", "Networking", "DefaultTransport", "Storage", "Store"],
+            dependencies: ["Models", "FeedParser", "Networking", "Storage", "Store"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "FeedTests",
@@ -144,7 +144,7 @@ let package = Package(
         // a CalDAV collection.
         .target(
             name: "Chores",
-            dependencies: ["Models", "Networking", "DefaultTransport", "Storage", "Store", "Markup"],
+            dependencies: ["Models", "Networking", "Storage", "Store", "Markup"],
             swiftSettings: swiftSettings),
         // Real CalDAV servers (Radicale, Xandikos) for the tests that share chores (the Python
         // that `make deps` installs under .build/tools/caldav runs them).

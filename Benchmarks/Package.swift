@@ -19,7 +19,7 @@ let package = Package(
         benchmarkTarget("ModelsBenchmarks", using: ["Models"]),
         benchmarkTarget("StorageBenchmarks", using: ["Models", "Storage"]),
         benchmarkTarget("NetworkingBenchmarks", using: ["Networking"]),
-        benchmarkTarget("FeedBenchmarks", using: ["Feed"]),
+        benchmarkTarget("FeedBenchmarks", using: ["FeedParser"]),
         benchmarkTarget("TaskBenchmarks", using: ["Models", "Store", "Chores"]),
     ]
 )

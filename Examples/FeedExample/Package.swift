@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// An app that depends on the Feed library and the store it hands the service, by path to this
-// checkout (`make test` builds and runs it; see the README's Documentation section).
+// An app that depends on the Feed library, the store it hands the service and the platform's
+// transport, by path to this checkout (`make test` builds and runs it; see the README's Documentation section).
 let package = Package(
     name: "FeedExample",
     platforms: [.macOS(.v15)],
@@ -10,6 +10,9 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "FeedExample",
-            dependencies: [.product(name: "Feed", package: "Tidings"), .product(name: "Store", package: "Tidings")])
+            dependencies: [
+                .product(name: "Feed", package: "Tidings"), .product(name: "Store", package: "Tidings"),
+                .product(name: "DefaultTransport", package: "Tidings"),
+            ])
     ]
 )

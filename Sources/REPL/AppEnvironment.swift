@@ -86,14 +86,14 @@ struct AppEnvironment {
         let transport = transport ?? defaultTransport(maxConnectionsPerHost: config.maxConnectionsPerHost)
         let feeds = FeedService(
             store: store,
-            fetcher: HTTPFeedFetcher(
-                transport: transport, now: now, maxRetryAfter: { Self.minutes(config.maxRetryAfterMinutes ?? 1440) }),
+            fetcher: HTTPFeedFetcher(transport: transport, now: now),
             now: now,
-            maxConcurrentRefreshes: { config.maxConcurrentRefreshes ?? 8 },
-            maxRetryAfter: { Self.minutes(config.maxRetryAfterMinutes ?? 1440) })
+            maxConcurrentRefreshes: { config.maxConcurrentRefreshes ?? RefreshDefaults.maxConcurrentRefreshes },
+            maxRetryAfter: { Self.minutes(config.maxRetryAfterMinutes ?? RefreshDefaults.maxRetryAfterMinutes) })
         let tasks = TaskService(store: store, now: now, calendar: calendar)
         let choreSync = ChoreSyncService(
-            store: store, transport: transport, environment: environment, netrc: netrcURL(environment: environment),
+            store: store, transport: transport,
+            credentials: .environmentAndNetrc(environment, netrc: netrcURL(environment: environment)),
             calendar: calendar, now: now)
         logger.debug("opened database", metadata: ["path": "\(home.databaseURL.path)"])
         return AppEnvironment(

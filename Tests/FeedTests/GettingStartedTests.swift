@@ -1,3 +1,4 @@
+import DefaultTransport
 import Feed
 import Foundation
 import Models
@@ -12,7 +13,7 @@ import Testing
 /// returns the titles of its articles, newest first.
 func subscribeAndList(feedURL: URL, storePath: String) async throws -> [String] {
     let store = try LocalStore.open(path: storePath)
-    let service = FeedService(store: store, fetcher: HTTPFeedFetcher())
+    let service = FeedService(store: store, fetcher: HTTPFeedFetcher(transport: makeDefaultTransport()))
     let subscription = try await service.subscribe(url: feedURL)
     print("subscribed to \(subscription.feed.title): \(subscription.newCount) new articles")
     let articles = try await service.articles(matching: ArticleQuery(feedID: subscription.feed.id))

@@ -1,5 +1,5 @@
 import Benchmark
-import Feed
+import FeedParser
 import Foundation
 
 // Parse throughput on the shared corpus (../shared/bench/make-corpus.sh, `make bench` makes

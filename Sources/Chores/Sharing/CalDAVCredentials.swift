@@ -1,19 +1,18 @@
-package import Foundation
+public import Foundation
 internal import Networking
 
-/// A CalDAV account's user and password. The password is read when it is needed, from
-/// `$TIDINGS_CALDAV_PASSWORD` or `~/.netrc`, and is never stored, printed or written as JSON:
-/// its `description` hides it.
-package struct CalDAVCredentials: Sendable, Equatable, CustomStringConvertible {
-    package var user: String
-    package var password: String
+/// A CalDAV account's user and password, never stored, printed or written as JSON: its
+/// `description` hides the password.
+public struct CalDAVCredentials: Sendable, Equatable, CustomStringConvertible {
+    public var user: String
+    public var password: String
 
-    package init(user: String, password: String) {
+    public init(user: String, password: String) {
         self.user = user
         self.password = password
     }
 
-    package var description: String { "\(user):•••" }
+    public var description: String { "\(user):•••" }
 
     /// The credentials for `url` and `user` (the one set up, or `nil` to take the netrc's
     /// login): the environment's password first, then the `machine` entry for the URL's host
@@ -47,6 +46,38 @@ package struct CalDAVCredentials: Sendable, Equatable, CustomStringConvertible {
         case "https": return url.host != nil
         case "http": return url.host.map(ProxyRoute.isLoopback) ?? false
         default: return false
+        }
+    }
+}
+
+/// Where the chore sync finds a password, asked each time one is needed (the file behind it
+/// may change): a value the composition root builds, so that the Chores library itself reads
+/// neither the process environment nor `~/.netrc`.
+public struct CalDAVCredentialsProvider: Sendable {
+    /// The credentials for a collection and the user set up (`nil`: the provider's own login
+    /// for the host); `nil` when there is no password.
+    public var credentials: @Sendable (_ collection: URL, _ user: String?) -> CalDAVCredentials?
+    /// Whether a password is at hand that names no user (one the set-up cannot use without
+    /// being told whose it is).
+    public var hasPasswordWithoutUser: Bool
+
+    public init(
+        hasPasswordWithoutUser: Bool = false,
+        credentials: @escaping @Sendable (_ collection: URL, _ user: String?) -> CalDAVCredentials?
+    ) {
+        self.credentials = credentials
+        self.hasPasswordWithoutUser = hasPasswordWithoutUser
+    }
+
+    /// `password` from `environment` (`TIDINGS_CALDAV_PASSWORD`) for the user set up, else the
+    /// netrc file at `netrc`, read again at every request for credentials (see
+    /// `CalDAVCredentials.find`).
+    public static func environmentAndNetrc(_ environment: [String: String], netrc: URL?) -> Self {
+        let password = environment["TIDINGS_CALDAV_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        return CalDAVCredentialsProvider(hasPasswordWithoutUser: password != nil) { collection, user in
+            CalDAVCredentials.find(
+                for: collection, user: user, environment: password.map { ["TIDINGS_CALDAV_PASSWORD": $0] } ?? [:],
+                netrc: netrc.flatMap { try? String(contentsOf: $0, encoding: .utf8) })
         }
     }
 }

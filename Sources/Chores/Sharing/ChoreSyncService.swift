@@ -113,15 +113,14 @@ public enum ChoreSyncError: Error, Sendable, Equatable, LocalizedError, CustomSt
 /// devices (Tidings elsewhere, Apple Reminders, tasks.org, Thunderbird) see and change the
 /// same chores. See `ChoreSyncEngine` for what one sync does.
 ///
-/// The collection's URL and user are stored; the password is read when it is needed, from
-/// `TIDINGS_CALDAV_PASSWORD` or `~/.netrc`, and goes only over https or to this machine.
+/// The collection's URL and user are stored; the password is asked of the credentials
+/// provider when it is needed, and goes only over https or to this machine.
 /// Syncs of one service run one at a time; syncs of two processes on one database are safe
 /// too (writes to the server are conditional, and a task is reserved before it is sent).
 public actor ChoreSyncService {
     private let repository: ChoreSyncRepository
     private let transport: any HTTPTransport
-    private let environment: [String: String]
-    private let netrc: URL?
+    private let passwords: CalDAVCredentialsProvider
     private let calendar: Calendar
     private let now: @Sendable () -> Date
     private let store: LocalStore
@@ -138,19 +137,18 @@ public actor ChoreSyncService {
     /// - Parameters:
     ///   - store: where the tasks and the sync state live.
     ///   - transport: the network.
-    ///   - environment: where `TIDINGS_CALDAV_PASSWORD` is looked up.
-    ///   - netrc: the netrc file (`~/.netrc`), or `nil` for none.
+    ///   - credentials: where passwords come from (see
+    ///     `CalDAVCredentialsProvider.environmentAndNetrc`).
     ///   - calendar: the user's calendar; its time zone decides the day a UTC due time falls on.
     ///   - now: the clock.
     public init(
-        store: LocalStore, transport: any HTTPTransport, environment: [String: String], netrc: URL?,
+        store: LocalStore, transport: any HTTPTransport, credentials: CalDAVCredentialsProvider,
         calendar: Calendar = .current, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         repository = store.choreSync
         self.store = store
         self.transport = transport
-        self.environment = environment
-        self.netrc = netrc
+        passwords = credentials
         self.calendar = calendar
         self.now = now
     }
@@ -173,9 +171,7 @@ public actor ChoreSyncService {
             parts.path += "/"
             collection = parts.url ?? given
         }
-        if user == nil, environment["TIDINGS_CALDAV_PASSWORD"]?.isEmpty == false,
-            CalDAVCredentials.find(for: collection, user: nil, environment: [:], netrc: Self.read(netrc)) == nil
-        {
+        if user == nil, passwords.hasPasswordWithoutUser, passwords.credentials(collection, nil) == nil {
             throw .remote("TIDINGS_CALDAV_PASSWORD is set but no user is named: give the user to set up")
         }
         let client = try makeClient(collection, user: user)
@@ -343,22 +339,13 @@ public actor ChoreSyncService {
     }
 
     private func makeClient(_ collection: URL, user: String?) throws(ChoreSyncError) -> CalDAVClient {
-        let environment = self.environment
-        let netrc = self.netrc
+        let passwords = self.passwords
         do {
             return try CalDAVClient(collection: collection, transport: transport) {
-                CalDAVCredentials.find(
-                    for: collection, user: user, environment: environment,
-                    netrc: Self.read(netrc))
+                passwords.credentials(collection, user)
             }
         } catch {
             throw .remote(error.description)
         }
-    }
-
-    /// The netrc file's text, read each time credentials are needed (it may change); `nil`
-    /// when there is none.
-    private static func read(_ netrc: URL?) -> String? {
-        netrc.flatMap { try? String(contentsOf: $0, encoding: .utf8) }
     }
 }

@@ -24,9 +24,9 @@ public enum BundledConfig {
         {
           "minVersion": "1.0.0",
           "refreshIntervalMinutes": 720,
-          "maxConcurrentRefreshes": 8,
+          "maxConcurrentRefreshes": \(RefreshDefaults.maxConcurrentRefreshes),
           "maxConnectionsPerHost": 2,
-          "maxRetryAfterMinutes": 1440,
+          "maxRetryAfterMinutes": \(RefreshDefaults.maxRetryAfterMinutes),
           "features": {
             "fullTextSearch": true
           },

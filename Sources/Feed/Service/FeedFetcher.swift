@@ -1,4 +1,3 @@
-import DefaultTransport
 public import Foundation
 public import Networking
 
@@ -75,7 +74,6 @@ public struct HTTPFeedFetcher: FeedFetching {
     private let transport: any HTTPTransport
     private let now: @Sendable () -> Date
     private let timeout: TimeInterval
-    private let maxRetryAfter: @Sendable () -> Duration
 
     /// Creates a fetcher over a transport.
     ///
@@ -83,30 +81,12 @@ public struct HTTPFeedFetcher: FeedFetching {
     ///   - transport: what sends the requests.
     ///   - timeout: seconds a whole exchange may take.
     ///   - now: the clock.
-    ///   - maxRetryAfter: the longest wait a server's `Retry-After` is reported as (default
-    ///     one day), so no message or stored date lies beyond it.
     public init(
-        transport: any HTTPTransport, timeout: TimeInterval = 30, now: @escaping @Sendable () -> Date = Date.init,
-        maxRetryAfter: @escaping @Sendable () -> Duration = { .seconds(86_400) }
+        transport: any HTTPTransport, timeout: TimeInterval = 30, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.transport = transport
         self.timeout = timeout
         self.now = now
-        self.maxRetryAfter = maxRetryAfter
-    }
-
-    /// Creates a fetcher over the platform's network transport (`makeDefaultTransport()`:
-    /// libcurl on Linux, `URLSession` on Apple platforms), for an app that depends on Feed alone.
-    ///
-    /// - Parameters:
-    ///   - timeout: seconds a whole exchange may take.
-    ///   - now: the clock.
-    ///   - maxRetryAfter: the longest wait a server's `Retry-After` is reported as.
-    public init(
-        timeout: TimeInterval = 30, now: @escaping @Sendable () -> Date = Date.init,
-        maxRetryAfter: @escaping @Sendable () -> Duration = { .seconds(86_400) }
-    ) {
-        self.init(transport: makeDefaultTransport(), timeout: timeout, now: now, maxRetryAfter: maxRetryAfter)
     }
 
     /// Fetches `url`; see `FeedFetching`.
@@ -143,9 +123,8 @@ public struct HTTPFeedFetcher: FeedFetching {
         case 410:
             throw .gone
         case 429, 503:
-            let wait = RetryPolicy.retryAfter(response.headers["Retry-After"], now: now()).map {
-                min($0, maxRetryAfter())
-            }
+            // The server's own date: the service caps what it stores and says (`maxRetryAfter`).
+            let wait = RetryPolicy.retryAfter(response.headers["Retry-After"], now: now())
             throw .rateLimited(status: response.status, until: wait.map { now().addingTimeInterval($0.timeInterval) })
         default:
             throw .http(status: response.status)

@@ -35,9 +35,10 @@ public actor FeedService {
     ///   - fetcher: how feeds are fetched (`HTTPFeedFetcher` over a transport).
     ///   - now: the clock.
     ///   - maxConcurrentRefreshes: read at the start of each refresh (the config's
-    ///     `maxConcurrentRefreshes`, default 8).
+    ///     `maxConcurrentRefreshes`; `RefreshDefaults` without one).
     ///   - maxRetryAfter: the longest a server's `Retry-After` (or 429/503 date) may defer a
-    ///     feed; read when one arrives (the config's `maxRetryAfterMinutes`, default one day).
+    ///     feed, or be reported; read when one arrives (the config's `maxRetryAfterMinutes`;
+    ///     `RefreshDefaults` without one).
     ///   - sleep: waits out a short `Retry-After` on `subscribe` (tests pass a recorder).
     ///   - parse: the parser; tests count its calls.
     ///   - batchThreshold: documents of at least this many bytes (default 8 MB) are parsed
@@ -45,8 +46,8 @@ public actor FeedService {
     ///     read, so that memory does not grow with their items; `parse` reads the others.
     public init(
         store: LocalStore, fetcher: any FeedFetching, now: @escaping @Sendable () -> Date = Date.init,
-        maxConcurrentRefreshes: @escaping @Sendable () -> Int = { 8 },
-        maxRetryAfter: @escaping @Sendable () -> Duration = { .seconds(86_400) },
+        maxConcurrentRefreshes: @escaping @Sendable () -> Int = { RefreshDefaults.maxConcurrentRefreshes },
+        maxRetryAfter: @escaping @Sendable () -> Duration = { RefreshDefaults.maxRetryAfter },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         parse: @escaping @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed = {
             data, url, charset throws(FeedParseError) in try FeedParser.parse(data: data, url: url, charset: charset)
@@ -229,9 +230,14 @@ public actor FeedService {
     /// The document at `url`, parsed, or the feed an HTML page there leads to. A large feed
     /// comes back unparsed (`nil`): it is parsed while it is stored (`mergesInBatches`).
     func fetchFeed(at url: URL) async throws(FeedError) -> (FetchedDocument, ParsedFeed?, links: [URL]) {
-        guard case .fetched(let document) = try await fetcher.fetchWaitingBriefly(url, now: now, sleep: sleep) else {
-            throw .http(status: 304)
+        let outcome: FetchOutcome
+        do {
+            outcome = try await fetcher.fetchWaitingBriefly(url, now: now, sleep: sleep)
+        } catch .rateLimited(let status, let until?) {
+            // The message names no date beyond the cap, as a refresh's does.
+            throw .rateLimited(status: status, until: cappedDeferral(until, now: now()))
         }
+        guard case .fetched(let document) = outcome else { throw .http(status: 304) }
         let firstError: FeedParseError
         do {
             if mergesInBatches(document) {

@@ -66,4 +66,24 @@ struct CalDAVCredentialsTests {
     func transportRule(url: String, allowed: Bool) throws {
         #expect(CalDAVCredentials.mayCarryCredentials(try #require(URL(string: url))) == allowed)
     }
+
+    @Test(
+        "the composition root's provider takes the environment it is given and reads the netrc file again at each request, so a changed file is seen"
+    )
+    func providerReadsTheFileEachTime() throws {
+        let url = try #require(URL(string: "https://dav.example.org/alice/chores/"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("netrc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("machine dav.example.org login alice password first".utf8).write(to: file)
+        let provider = CalDAVCredentialsProvider.environmentAndNetrc([:], netrc: file)
+        #expect(!provider.hasPasswordWithoutUser)
+        #expect(provider.credentials(url, "alice") == CalDAVCredentials(user: "alice", password: "first"))
+        try Data("machine dav.example.org login alice password second".utf8).write(to: file)
+        #expect(provider.credentials(url, "alice") == CalDAVCredentials(user: "alice", password: "second"))
+        let environment = CalDAVCredentialsProvider.environmentAndNetrc(
+            ["TIDINGS_CALDAV_PASSWORD": "env"], netrc: nil)
+        #expect(environment.hasPasswordWithoutUser)
+        #expect(environment.credentials(url, "bob") == CalDAVCredentials(user: "bob", password: "env"))
+        #expect(environment.credentials(url, nil) == nil)
+    }
 }

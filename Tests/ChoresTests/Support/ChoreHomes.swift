@@ -27,8 +27,8 @@ struct ChoreHome: Sendable {
         tasks = TaskService(store: store, now: clock, calendar: Self.utc)
         sync = ChoreSyncService(
             store: store, transport: transport,
-            environment: ["TIDINGS_CALDAV_PASSWORD": password ?? server.password], netrc: nil, calendar: Self.utc,
-            now: clock)
+            credentials: .environmentAndNetrc(["TIDINGS_CALDAV_PASSWORD": password ?? server.password], netrc: nil),
+            calendar: Self.utc, now: clock)
     }
 
     /// Sets up `collection` for the server's user.

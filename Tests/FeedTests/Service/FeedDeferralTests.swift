@@ -144,4 +144,24 @@ struct FeedDeferralTests {
             #expect(waits.all == [.seconds(2)])
         }
     }
+
+    @Test(
+        "the cap is the service's, applied once: subscribing to a feed that asks for a week names the capped time, and the fetcher itself reports the server's own"
+    )
+    func subscribeNamesTheCappedTime() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            server.serve(url, body: Data(), status: 503, headers: ["Retry-After": "604800"])
+            let fetcher = HTTPFeedFetcher(transport: server.transport, now: { referenceNow })
+            let service = FeedService(
+                store: LocalStore(database: database), fetcher: fetcher, now: { referenceNow },
+                maxRetryAfter: { .seconds(3600) })
+            await #expect(throws: FeedError.rateLimited(status: 503, until: referenceNow.addingTimeInterval(3600))) {
+                try await service.subscribe(url: try #require(URL(string: url)))
+            }
+            await #expect(
+                throws: FeedError.rateLimited(status: 503, until: referenceNow.addingTimeInterval(604_800))
+            ) { try await fetcher.fetch(try #require(URL(string: url)), etag: nil, lastModified: nil) }
+        }
+    }
 }

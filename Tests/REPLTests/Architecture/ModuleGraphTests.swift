@@ -15,8 +15,8 @@ struct ModuleGraphTests {
         "Config": ["Models", "Networking"],
         "Markup": ["Models", "CLibXML2", "CLibXML2Loader"],
         "FeedParser": ["Models", "Markup", "CLibXML2", "CLibXML2Loader"],
-        "Feed": ["Models", "FeedParser", "Networking", "DefaultTransport", "Storage", "Store"],
-        "Chores": ["Models", "Markup", "Networking", "DefaultTransport", "Storage", "Store"],
+        "Feed": ["Models", "FeedParser", "Networking", "Storage", "Store"],
+        "Chores": ["Models", "Markup", "Networking", "Storage", "Store"],
         "StorageProbe": ["Models", "Storage"],
         "REPL": [
             "Models", "Networking", "DefaultTransport", "Storage", "Store", "Config", "Markup", "FeedParser", "Feed",
