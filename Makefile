@@ -131,7 +131,7 @@ bench-build: deps
 
 ## examples: build each package under Examples/ (an app that depends on one library by path, as
 ## an outside package would) and check that its run prints its expected-output.txt.
-EXAMPLES = FeedExample StorageExample
+EXAMPLES = FeedParserExample FeedExample ChoresExample StorageExample
 
 examples: deps
 	@for example in $(EXAMPLES); do \
@@ -140,14 +140,20 @@ examples: deps
 	    "$$($(SWIFT) build --show-bin-path)/$$example" > .build/output.txt && \
 	    diff -u expected-output.txt .build/output.txt ) || exit 1; \
 	  echo "Examples/$$example: printed its expected output"; \
-	done
+	done; \
+	cd Examples/FeedParserExample && \
+	if find .build -path '*/GRDB.build/*.o' -o -path '*/CCurl.build/*.o' -o -path '*/Storage.build/*.o' | grep -q . || \
+	  ldd "$$($(SWIFT) build --show-bin-path)/FeedParserExample" | grep -q -E 'libcurl|libsqlite3'; then \
+	  echo "Examples/FeedParserExample: the parser alone built or linked GRDB, SQLite or libcurl"; exit 1; \
+	fi; \
+	echo "Examples/FeedParserExample: built without GRDB, SQLite or libcurl"
 
 ## docs: a DocC archive per library, .build/docs/<Module>.doccarchive, from the catalogs in
 ## Sources/<Module>/<Module>.docc and the doc comments (swift-docc-plugin: a command plugin, so
 ## swift build and make test never build it). Any DocC warning fails it (a broken symbol link
 ## included). DocC's check that every parameter is documented is off: the house documents the
 ## parameters that need a word, not every one.
-DOC_TARGETS = Models Networking URLSessionNetworking DefaultTransport Storage Config Feed
+DOC_TARGETS = Models Networking URLSessionNetworking DefaultTransport Storage Store Config Markup FeedParser Feed Chores
 DOCS_DIR    = .build/docs
 
 docs: deps

@@ -1,20 +1,20 @@
-package import Foundation
+public import Foundation
 import Markup
 import Models
 
 /// One subscription in an OPML file.
-package struct OPMLSubscription: Sendable, Hashable {
+public struct OPMLSubscription: Sendable, Hashable {
     /// The feed's URL (`xmlUrl`).
-    package var feedURL: URL
+    public var feedURL: URL
     /// Its title (`title`, else `text`).
-    package var title: String?
+    public var title: String?
     /// The site (`htmlUrl`).
-    package var homePageURL: URL?
+    public var homePageURL: URL?
     /// The folders it sits in, outermost first.
-    package var categories: [String]
+    public var categories: [String]
 
     /// Creates a subscription.
-    package init(feedURL: URL, title: String? = nil, homePageURL: URL? = nil, categories: [String] = []) {
+    public init(feedURL: URL, title: String? = nil, homePageURL: URL? = nil, categories: [String] = []) {
         self.feedURL = feedURL
         self.title = title
         self.homePageURL = homePageURL
@@ -23,12 +23,12 @@ package struct OPMLSubscription: Sendable, Hashable {
 }
 
 /// OPML 2.0 subscription lists: reading (nested outlines as folders) and writing.
-package enum OPML {
+public enum OPML {
     /// The subscriptions of an OPML document, in document order, without repeated URLs.
     ///
     /// - Throws: `FeedParseError.notAFeed` when the document is not OPML, `.malformed` when it
     ///   cannot be read at all.
-    package static func subscriptions(in data: Data) throws(FeedParseError) -> [OPMLSubscription] {
+    public static func subscriptions(in data: Data) throws(FeedParseError) -> [OPMLSubscription] {
         guard let read = OPMLReader.read(HTMLEntityPreprocessor.process(data).data) else {
             throw .malformed(XMLLibrary.startFailure)
         }
@@ -43,7 +43,7 @@ package enum OPML {
     }
 
     /// An OPML 2.0 document listing `subscriptions`, folders as nested outlines.
-    package static func document(title: String, subscriptions: [OPMLSubscription], created: Date = Date()) -> Data {
+    public static func document(title: String, subscriptions: [OPMLSubscription], created: Date = Date()) -> Data {
         var lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<opml version=\"2.0\">", "  <head>",
             "    <title>\(MarkupEscaping.escape(title))</title>",
