@@ -10,24 +10,11 @@ import Testing
 struct ChoreSyncPeerTests {
     /// Runs Tests/Support/caldav_client.py and returns what it printed.
     static func peer(_ server: CalDAVTestServer, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = CalDAVTestServer.python
-        process.arguments =
-            [
-                CalDAVTestServer.packageRoot.appendingPathComponent("Tests/Support/caldav_client.py").path,
-                server.base.absoluteString, server.user, server.password, "/alice/chores/",
-            ] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let problems = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(
-            process.terminationStatus == 0, "caldav_client.py failed: \(String(decoding: problems, as: UTF8.self))")
-        return String(decoding: data, as: UTF8.self)
+        let script = CalDAVTestServer.packageRoot.appendingPathComponent("Tests/Support/caldav_client.py").path
+        let output = try runTool(
+            CalDAVTestServer.python,
+            [script, server.base.absoluteString, server.user, server.password, "/alice/chores/"] + arguments)
+        return String(decoding: output, as: UTF8.self)
     }
 
     struct Todo: Decodable, Equatable {

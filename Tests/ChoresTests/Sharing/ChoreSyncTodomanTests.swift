@@ -74,29 +74,13 @@ struct ChoreSyncTodomanTests {
         }
 
         private func run(_ tool: String, _ arguments: [String]) throws -> Data {
-            let process = Process()
-            process.executableURL = CalDAVTestServer.python.deletingLastPathComponent().appendingPathComponent(tool)
-            process.arguments = arguments
             var environment = ProcessInfo.processInfo.environment
             environment["TZ"] = "UTC"
             environment["XDG_CONFIG_HOME"] = folder.path
             environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
             environment["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
-            process.environment = environment
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            let problems = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            try #require(
-                process.terminationStatus == 0,
-                "\(tool) \(arguments.joined(separator: " ")) failed: \(String(decoding: problems + data, as: UTF8.self))"
-            )
-            return data
+            let executable = CalDAVTestServer.python.deletingLastPathComponent().appendingPathComponent(tool)
+            return try runTool(executable, arguments, environment: environment)
         }
     }
 

@@ -157,3 +157,27 @@ public func withCalDAVServer<T>(_ kind: CalDAVTestServer.Kind, _ body: (CalDAVTe
     Issue.record("\(kind) did not start: \(failures.joined(separator: "; "))")
     throw CancellationError()
 }
+
+/// Runs one of the CalDAV test tools (`python3 script.py`, `todo`, `vdirsyncer`) with
+/// `arguments`, stdin closed, and returns what it printed; a failure fails the test with what it
+/// said on both streams.
+public func runTool(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> Data {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let problems = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    try #require(
+        process.terminationStatus == 0,
+        "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) failed: \(String(decoding: problems + data, as: UTF8.self))"
+    )
+    return data
+}
