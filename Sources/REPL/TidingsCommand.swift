@@ -107,7 +107,6 @@ struct TidingsCommand: AsyncParsableCommand {
         }
     }
 
-    /// Parses and runs one command type.
     private static func run<Command: AsyncParsableCommand>(_ type: Command.Type, _ arguments: [String]) async {
         do {
             var command = try type.parseAsRoot(arguments)

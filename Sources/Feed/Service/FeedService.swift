@@ -28,12 +28,9 @@ public actor FeedService {
     /// lengthen it to make the batching independent of the scheduler).
     var heldDelay: Duration = .milliseconds(50)
 
-    /// Creates the service.
-    ///
     /// - Parameters:
     ///   - store: where subscriptions and articles live.
     ///   - fetcher: how feeds are fetched (`HTTPFeedFetcher` over a transport).
-    ///   - now: the clock.
     ///   - maxConcurrentRefreshes: read at the start of each refresh (the config's
     ///     `maxConcurrentRefreshes`; `RefreshDefaults` without one).
     ///   - maxRetryAfter: the longest a server's `Retry-After` (or 429/503 date) may defer a

@@ -4,7 +4,6 @@
 /// is still cut at `maximumCellWidth`. A cell made whole by `Display.styled` keeps its colour
 /// around the text it shows: it is measured, cut and padded as the text alone.
 struct Table {
-    /// One column.
     struct Column {
         /// The header.
         var title: String
