@@ -47,7 +47,8 @@ public actor FeedService {
         maxRetryAfter: @escaping @Sendable () -> Duration = { RefreshDefaults.maxRetryAfter },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         parse: @escaping @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed = {
-            data, url, charset throws(FeedParseError) in try FeedParser.parse(data: data, url: url, charset: charset)
+            data, url, charset throws(FeedParseError) in
+            try FeedDocumentParser.parse(data: data, url: url, charset: charset)
         },
         batchThreshold: Int = 8 << 20
     ) {
@@ -240,7 +241,7 @@ public actor FeedService {
             if mergesInBatches(document) {
                 // What the first kilobyte tells (an HTML page, binary data) decides here, so
                 // that a large page still leads to its feed.
-                try FeedParser.checkKind(of: document.body)
+                try FeedDocumentParser.checkKind(of: document.body)
                 return (document, nil, [])
             }
             return (document, try parse(document.body, document.url, document.charset), [])
