@@ -1,8 +1,8 @@
 // libxml2, opened with dlopen on first use instead of linked: a program that parses nothing
-// (`tidings --version`, `task add`, `items`) does not load libxml2 and what it brings (ICU, liblzma,
-// zlib), 0.5-0.7 ms of `tidings --version`. The functions the Feed module calls are defined here, under
-// their own names and hidden from other libraries, each calling the one loaded. libxml2's own
-// calls stay inside libxml2.
+// (`tidings --version`, `task add`, `items`) does not load libxml2 and what it brings (ICU,
+// liblzma, zlib) at start-up. The functions the Feed module calls are defined here, under their own
+// names and hidden from other libraries, each calling the one loaded. libxml2's own calls stay
+// inside libxml2.
 #include "libxml2_loader.h"
 
 #include <dlfcn.h>

@@ -14,7 +14,6 @@ public enum StorageError: Error, Sendable, Hashable, LocalizedError {
     case missingField(entity: String, field: String)
     /// An object with the same unique key already exists.
     case duplicate(String)
-    /// No object has this id.
     case notFound(entity: String, id: Int64)
     /// Any other SQLite failure, with SQLite's own message.
     case sqlite(message: String)

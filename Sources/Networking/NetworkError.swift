@@ -13,7 +13,6 @@ public enum NetworkError: Error, Sendable, Equatable, LocalizedError {
     case status(HTTPResponse)
     /// The body is not the expected JSON; the message names the path (`items[3].title: …`).
     case decoding(String)
-    /// The task was cancelled.
     case cancelled
     /// The body is larger than the limit (in bytes).
     case bodyTooLarge(limit: Int)

@@ -15,25 +15,18 @@ import Store
 /// a transport or a service; tests build it against a temporary home and an in-memory
 /// transport.
 struct AppEnvironment {
-    /// Where the files are.
     let home: HomeLocation
     /// The open store (one SQLite file: feeds, articles, tasks, the config cache).
     let store: LocalStore
-    /// The persistent command history.
     let history: HistoryStore
     /// Diagnostics (to standard error, quiet unless `TIDINGS_LOG` asks for more).
     let logger: Logger
-    /// Feeds and articles.
     let feeds: FeedService
-    /// Household tasks.
     let tasks: TaskService
     /// Sharing the tasks through CalDAV.
     let choreSync: ChoreSyncService
-    /// The remote configuration.
     let config: ConfigProvider
-    /// The clock.
     let now: @Sendable () -> Date
-    /// The user's calendar.
     let calendar: Calendar
     /// Why `$TIDINGS_CONFIG_URL` could not be used: reported where a fetch would use it
     /// (`config refresh`), while every other command runs on the cached or bundled config.

@@ -90,13 +90,13 @@ struct TidingsCommand: AsyncParsableCommand {
         }
         if arguments.first == "parse" {
             let rest = Array(arguments.dropFirst())
-            guard let quick = ParseCommand.Quick(rest) else { return await run(ParseCommand.self, rest) }
+            guard let form = ParseCommand.CommonForm(rest) else { return await run(ParseCommand.self, rest) }
             do {
-                try await ParseCommand.parse(source: quick.source, json: quick.json, summary: quick.summary)
+                try await ParseCommand.parse(source: form.source, json: form.json, summary: form.summary)
             } catch {
                 finish(ParseCommand.self, error)
             }
-        } else if let invocation = Invocation(quick: arguments) {
+        } else if let invocation = Invocation(commonForm: arguments) {
             do {
                 try await invocation.run()
             } catch {
@@ -107,7 +107,6 @@ struct TidingsCommand: AsyncParsableCommand {
         }
     }
 
-    /// Parses and runs one command type.
     private static func run<Command: AsyncParsableCommand>(_ type: Command.Type, _ arguments: [String]) async {
         do {
             var command = try type.parseAsRoot(arguments)
@@ -278,13 +277,13 @@ struct Invocation: Equatable {
 }
 
 extension Invocation {
-    /// The invocation of `arguments`, read without the argument parser (whose reflection took
-    /// 2 ms of every start), when they use only what scripts and shell one-liners use: each
-    /// flag at most once (`-c` any number of times), values that do not start with "-", at most
-    /// one SCRIPT, and a valid combination. `nil` for anything else (help, `--flag=value`, a
-    /// completion script, a mistake), which the argument parser reads, so that its messages and
-    /// exit codes stay the only ones.
-    init?(quick arguments: [String]) {
+    /// The invocation of `arguments`, read without the argument parser (whose reflection costs
+    /// every start), when they use only what scripts and shell one-liners use: each flag at most
+    /// once (`-c` any number of times), values that do not start with "-", at most one SCRIPT, and
+    /// a valid combination. `nil` for anything else (help, `--flag=value`, a completion script, a
+    /// mistake), which the argument parser reads, so that its messages and exit codes stay the only
+    /// ones.
+    init?(commonForm arguments: [String]) {
         self.init()
         var seen = Set<String>()
         var index = arguments.startIndex

@@ -7,7 +7,7 @@ import Storage
 /// each commit, until it is killed. The test kills it with SIGKILL mid-merge and checks that
 /// the database is sound and holds whole batches only.
 @main
-struct StorageProbe {
+struct MergeUntilKilled {
     static func main() async {
         let arguments = CommandLine.arguments
         guard arguments.count == 3, let batchSize = Int(arguments[2]) else {

@@ -43,7 +43,6 @@ public struct LocalStore: Sendable {
         try await database.checkpointIfLarge()
     }
 
-    /// Subscriptions.
     package var feeds: FeedRepository { FeedRepository(database: database) }
     /// Articles, their states and their search.
     package var articles: ArticleRepository { ArticleRepository(database: database) }
@@ -53,7 +52,6 @@ public struct LocalStore: Sendable {
     }
     /// The chore-sharing account and the objects as last synced.
     package var choreSync: ChoreSyncRepository { ChoreSyncRepository(database: database) }
-    /// The remote configuration's cache.
     package var configCache: ConfigCacheRepository { ConfigCacheRepository(database: database) }
 
     /// The changes committed to `entity` by this process, as they commit (see

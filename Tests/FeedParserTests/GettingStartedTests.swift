@@ -7,7 +7,7 @@ import Testing
 
 /// The titles of the items of the feed `document`, fetched from `url`, as plain text.
 func itemTitles(of document: Data, from url: URL) throws -> [String] {
-    let feed = try FeedParser.parse(data: document, url: url)
+    let feed = try FeedDocumentParser.parse(data: document, url: url)
     return feed.items.map { $0.title ?? "(untitled)" }
 }
 

@@ -40,7 +40,7 @@ let benchmarks: @Sendable () -> Void = {
             set.name, configuration: configuration,
             closure: { benchmark in
                 for _ in benchmark.scaledIterations {
-                    for (data, url) in files.documents { blackHole(try FeedParser.parse(data: data, url: url)) }
+                    for (data, url) in files.documents { blackHole(try FeedDocumentParser.parse(data: data, url: url)) }
                 }
             },
             setup: { try load(files, matching: { set.extensions.contains($0.pathExtension) }, in: set.folder) })
@@ -57,7 +57,7 @@ let benchmarks: @Sendable () -> Void = {
             warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(10), maxIterations: 10),
         closure: { benchmark in
             for _ in benchmark.scaledIterations {
-                for (data, url) in large.documents { blackHole(try FeedParser.parse(data: data, url: url)) }
+                for (data, url) in large.documents { blackHole(try FeedDocumentParser.parse(data: data, url: url)) }
             }
         },
         setup: {

@@ -1,7 +1,7 @@
 import FeedParser
 import Foundation
 
-/// libFuzzer entry point for the RSS/Atom reader: `FeedParser.parse(data:url:charset:)` on any
+/// libFuzzer entry point for the RSS/Atom reader: `FeedDocumentParser.parse(data:url:charset:)` on any
 /// bytes (a document starting with `{` goes to the JSON Feed reader, as in the app).
 ///
 /// The HTTP charset is chosen from the input's length, so every seed is read as it is and some
@@ -13,8 +13,8 @@ func fuzzXML(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     let charsets: [String?] = [nil, nil, nil, nil, "iso-8859-1", "windows-1252", "utf-16", "latin2"]
     let charset = charsets[count % charsets.count]
     let url = URL(string: "https://example.com/blog/feed.xml")
-    let first = Result { () throws(FeedParseError) in try FeedParser.parse(data: data, url: url, charset: charset) }
-    let second = Result { () throws(FeedParseError) in try FeedParser.parse(data: data, url: url, charset: charset) }
+    let first = Result { () throws(FeedParseError) in try FeedDocumentParser.parse(data: data, url: url, charset: charset) }
+    let second = Result { () throws(FeedParseError) in try FeedDocumentParser.parse(data: data, url: url, charset: charset) }
     guard first == second else { fatalError("two reads of the same bytes differ:\n\(first)\n\(second)") }
     if case .success(let feed) = first, let item = feed.items.first(where: { $0.uniqueID.isEmpty }) {
         fatalError("an item without a unique id: \(item)")

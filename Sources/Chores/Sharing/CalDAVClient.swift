@@ -140,7 +140,6 @@ package struct CalDAVClient: Sendable {
         }
     }
 
-    /// The error a status stands for.
     func error(for status: Int, url: URL) -> CalDAVError {
         switch status {
         case 401: .unauthorized(user: user)

@@ -93,7 +93,6 @@ public enum ChoreSyncError: Error, Sendable, Equatable, LocalizedError, CustomSt
     case notSetUp
     /// The server or the network failed (wrong password, not a calendar, out of space, down).
     case remote(String)
-    /// The database failed.
     case storage(StorageError)
 
     /// The reason, in words.
@@ -132,15 +131,11 @@ public actor ChoreSyncService {
     private var waiting: [(id: UInt64, turn: CheckedContinuation<Bool, Never>)] = []
     private var waiterCount: UInt64 = 0
 
-    /// Creates the service.
-    ///
     /// - Parameters:
     ///   - store: where the tasks and the sync state live.
-    ///   - transport: the network.
     ///   - credentials: where passwords come from (see
     ///     `CalDAVCredentialsProvider.environmentAndNetrc`).
     ///   - calendar: the user's calendar; its time zone decides the day a UTC due time falls on.
-    ///   - now: the clock.
     public init(
         store: LocalStore, transport: any HTTPTransport, credentials: CalDAVCredentialsProvider,
         calendar: Calendar = .current, now: @escaping @Sendable () -> Date = { Date() }

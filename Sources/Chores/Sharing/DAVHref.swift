@@ -71,7 +71,6 @@ enum DAVHref {
 
 /// An entity tag (RFC 9110 §8.8.3): `"x"` is strong, `W/"x"` weak.
 enum EntityTag {
-    /// Whether `tag` is weak.
     static func isWeak(_ tag: String) -> Bool { tag.hasPrefix("W/") }
 
     /// The tag without its weakness marker: `W/"x"` → `"x"`.

@@ -39,7 +39,6 @@ package struct ICalendar: Sendable, Equatable {
     /// Blank lines after the end, as read.
     private var trailing = ""
 
-    /// A new object around `root`.
     init(root: Component) { self.root = root }
 
     /// The text: untouched lines as they were read (blank ones included), changed ones written
@@ -107,7 +106,6 @@ extension ICalendar {
             case component(Component)
         }
 
-        /// A new, empty component.
         package init(name: String) {
             self.name = name.uppercased()
         }

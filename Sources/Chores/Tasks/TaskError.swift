@@ -6,13 +6,11 @@ public enum TaskError: Error, Sendable, Equatable, LocalizedError, CustomStringC
     /// A value broke a rule; `field` names the value and `rule` says what is wrong
     /// (`name: must not be empty`).
     case invalid(field: String, rule: String)
-    /// No task has this id.
     case notFound(id: Int64)
     /// A one-off task that is already done was done again.
     case alreadyDone(id: Int64)
     /// `undo()` found no recorded change.
     case nothingToUndo
-    /// The database failed.
     case storage(StorageError)
 
     /// One line a user can act on: `frequency: every 0 days is not a frequency`.

@@ -47,11 +47,8 @@ public struct TaskService: TaskProviding {
     let days: CivilDays
     private let source: ChangeSource
 
-    /// Creates the service.
-    ///
     /// - Parameters:
     ///   - store: where tasks live.
-    ///   - now: the clock.
     ///   - calendar: the user's calendar; its `timeZone` decides what "today" is.
     ///   - undoLimit: how many changes the stored undo history keeps.
     public init(

@@ -63,7 +63,6 @@ public actor ConfigProvider {
     ///   - installationID: this installation's id (`InstallationID.loadOrCreate(home:)`).
     ///   - minimumFetchInterval: the throttle when the configuration sets no
     ///     `refreshIntervalMinutes`.
-    ///   - now: the clock.
     ///   - activity: told when a refresh starts, is joined and ends (for diagnostics).
     public init(
         configURL: URL?, defaults: AppConfig, cached: CachedConfig?, cacheProblem: ConfigError? = nil,

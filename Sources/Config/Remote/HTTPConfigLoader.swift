@@ -13,8 +13,6 @@ public struct HTTPConfigLoader: RemoteConfigLoading {
     private let sleep: @Sendable (Duration) async throws -> Void
     private let now: @Sendable () -> Date
 
-    /// Creates a loader.
-    ///
     /// - Parameters:
     ///   - transport: what sends the requests.
     ///   - retry: retries of transient failures; none by default, since a failed refresh

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a feed's body is remembered by, to skip parsing a body already merged: XXH64, a
-/// non-cryptographic 64-bit hash at several GB/s (SHA-256 in Swift took 7% of a cold refresh's
+/// non-cryptographic 64-bit hash at several GB/s (SHA-256 in Swift showed in a cold refresh's
 /// time). A collision only costs a skipped parse of a body its own server chose to serve; an
 /// accidental one is a 1 in 2^64 event.
 enum BodyDigest {

@@ -28,7 +28,6 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
     /// The local store could not be read or refused the change (a full disk, a read-only or
     /// damaged file).
     case storage(StorageError)
-    /// The work was cancelled.
     case cancelled
 
     /// A storage failure as the user sees it: a missing record stays `.notFound`, anything else

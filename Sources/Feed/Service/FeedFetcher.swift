@@ -75,12 +75,9 @@ public struct HTTPFeedFetcher: FeedFetching {
     private let now: @Sendable () -> Date
     private let timeout: TimeInterval
 
-    /// Creates a fetcher over a transport.
-    ///
     /// - Parameters:
     ///   - transport: what sends the requests.
     ///   - timeout: seconds a whole exchange may take.
-    ///   - now: the clock.
     public init(
         transport: any HTTPTransport, timeout: TimeInterval = 30, now: @escaping @Sendable () -> Date = Date.init
     ) {

@@ -4,13 +4,9 @@ internal import Storage
 
 /// What to do to articles.
 public enum ArticleMark: String, Sendable, Hashable, CaseIterable {
-    /// Mark as read.
     case read
-    /// Mark as unread.
     case unread
-    /// Star.
     case star
-    /// Remove the star.
     case unstar
 }
 

@@ -37,8 +37,9 @@ extension FeedService {
             var count = 0
             let parsed: ParsedFeed
             do throws(FeedParseError) {
-                parsed = try FeedParser.parse(data: document.body, url: document.url, charset: document.charset) {
-                    event in
+                parsed = try FeedDocumentParser.parse(
+                    data: document.body, url: document.url, charset: document.charset
+                ) { event in
                     guard failure == nil else { return }  // the transaction is lost; the rest is skipped
                     do throws(StorageError) {
                         switch event {

@@ -38,7 +38,7 @@ extension FeedService {
             var pending = targets.makeIterator()
             var inFlight = 0
             // Feeds the server had nothing new for, with their new state: stored for several at
-            // once (one transaction each was a third of an all-304 refresh), then reported.
+            // once (see `FeedRepository.update`), then reported.
             var held: [(feed: FeedSource, state: FeedSource)] = []
             var ticking = false
             func start(_ feed: FeedSource) {

@@ -28,12 +28,9 @@ public actor FeedService {
     /// lengthen it to make the batching independent of the scheduler).
     var heldDelay: Duration = .milliseconds(50)
 
-    /// Creates the service.
-    ///
     /// - Parameters:
     ///   - store: where subscriptions and articles live.
     ///   - fetcher: how feeds are fetched (`HTTPFeedFetcher` over a transport).
-    ///   - now: the clock.
     ///   - maxConcurrentRefreshes: read at the start of each refresh (the config's
     ///     `maxConcurrentRefreshes`; `RefreshDefaults` without one).
     ///   - maxRetryAfter: the longest a server's `Retry-After` (or 429/503 date) may defer a
@@ -50,7 +47,8 @@ public actor FeedService {
         maxRetryAfter: @escaping @Sendable () -> Duration = { RefreshDefaults.maxRetryAfter },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         parse: @escaping @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed = {
-            data, url, charset throws(FeedParseError) in try FeedParser.parse(data: data, url: url, charset: charset)
+            data, url, charset throws(FeedParseError) in
+            try FeedDocumentParser.parse(data: data, url: url, charset: charset)
         },
         batchThreshold: Int = 8 << 20
     ) {
@@ -243,7 +241,7 @@ public actor FeedService {
             if mergesInBatches(document) {
                 // What the first kilobyte tells (an HTML page, binary data) decides here, so
                 // that a large page still leads to its feed.
-                try FeedParser.checkKind(of: document.body)
+                try FeedDocumentParser.checkKind(of: document.body)
                 return (document, nil, [])
             }
             return (document, try parse(document.body, document.url, document.charset), [])

@@ -3,7 +3,6 @@
 public protocol AnalyticsEvent: Sendable {
     /// The event's name (`article_opened`).
     var name: String { get }
-    /// Its parameters.
     var parameters: [String: String] { get }
 }
 
@@ -14,7 +13,6 @@ extension AnalyticsEvent {
 
 /// Where analytics events go (a vendor SDK, a log, a test's recorder).
 public protocol AnalyticsSink: Sendable {
-    /// Sends one event.
     func send(_ event: any AnalyticsEvent)
 }
 
@@ -72,6 +70,5 @@ public enum NavigationIntent: Sendable, Hashable {
 
 /// Receives navigation intents from view models.
 public protocol Router: Sendable {
-    /// Handles one intent.
     func route(_ intent: NavigationIntent) async
 }

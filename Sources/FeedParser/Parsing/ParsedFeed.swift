@@ -50,7 +50,7 @@ public struct ParsedFeed: Sendable, Hashable {
     }
 }
 
-/// What a streaming parse (`FeedParser.parse(data:url:charset:each:)`) hands its consumer.
+/// What a streaming parse (`FeedDocumentParser.parse(data:url:charset:each:)`) hands its consumer.
 public enum ParsedItemEvent: Sendable {
     /// The next item, in document order.
     case item(ParsedItem)

@@ -2,19 +2,14 @@ import Foundation
 
 /// Any JSON value, for documents whose keys are not all known in advance (remote config).
 public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// `null`.
     case null
-    /// `true` or `false`.
     case bool(Bool)
     /// A number without a fraction.
     case integer(Int)
     /// A number with a fraction or an exponent.
     case double(Double)
-    /// A string.
     case string(String)
-    /// An array.
     case array([JSONValue])
-    /// An object.
     case object([String: JSONValue])
 
     /// Decodes whatever JSON value comes next.

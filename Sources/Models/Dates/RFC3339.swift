@@ -146,7 +146,6 @@ package struct ByteScanner {
     /// The bytes from `start` up to where the scanner stands.
     package func bytes(from start: Int) -> UnsafeBufferPointer<UInt8>.SubSequence { bytes[start..<index] }
 
-    /// Whether every byte has been read.
     package var isAtEnd: Bool { index >= bytes.count }
 
     /// How many bytes have been read.

@@ -16,7 +16,7 @@ public enum RFC822 {
     }
 
     /// `reading(_:)` of a substring, which callers in other modules reach without a generic
-    /// call (a date is read per item, and the generic path cost a third of reading one).
+    /// call (a date is read per item, and the generic path showed in reading one).
     package static func reading(_ string: Substring) -> (date: Date, unknownZone: String?)? {
         var string = string
         return string.withUTF8(reading(in:))

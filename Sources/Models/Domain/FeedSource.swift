@@ -155,8 +155,8 @@ public enum FeedFormat: OpenEnum {
 }
 
 /// A subscription as a list of every feed shows it, with its article counts: what a one-shot
-/// listing prints. Its address is the stored text, not a parsed `URL`: parsing 50,000 of them
-/// and building a `FeedSource` for each took half of listing 50,000 feeds.
+/// listing prints. Its address is the stored text, not a parsed `URL`: parsing each and building a
+/// `FeedSource` was much of listing many feeds.
 public struct FeedSummary: Sendable, Hashable, Identifiable {
     /// The stored row id.
     public var id: Int64

@@ -21,7 +21,6 @@ package final class StatePublisher<Value: Sendable>: Sendable {
 
     deinit { finish() }
 
-    /// The current value.
     package var value: Value { state.withLock { $0.value } }
 
     /// Sets the value and sends it to every subscriber.

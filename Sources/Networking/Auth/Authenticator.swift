@@ -42,13 +42,10 @@ public actor Authenticator {
     private var current: Token?
     private var hasLoaded = false
 
-    /// Creates an authenticator.
-    ///
     /// - Parameters:
     ///   - store: where the token is kept between runs.
     ///   - maxRefreshes: refreshes allowed within `window` seconds before `.refreshLoop`.
     ///   - window: the seconds over which refreshes are counted.
-    ///   - now: the clock.
     ///   - refresh: exchanges a token's refresh token for a new token (one network call).
     public init(
         store: any TokenStore, maxRefreshes: Int = 3, window: TimeInterval = 60,

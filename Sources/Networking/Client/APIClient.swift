@@ -11,8 +11,6 @@ public struct APIClient: Sendable {
     private let maxRedirects: Int
     private let makeDecoder: @Sendable () -> JSONDecoder
 
-    /// Creates a client.
-    ///
     /// - Parameters:
     ///   - baseURL: the URL endpoint paths are resolved below.
     ///   - transport: what sends each request (one hop; redirects are followed here).

@@ -18,7 +18,7 @@ package import Foundation
 /// FIFO) is read only up to the cap.
 ///
 /// Asked to (`mapping`: feeds, which can be hundreds of megabytes), a regular file is mapped
-/// instead of copied: filling 25 MB of fresh memory took 11-13 ms here, mapping it under 2 ms.
+/// instead of copied: filling that much fresh memory costs far more than mapping it.
 /// A file that another program truncates while it is mapped does not kill the process (SIGBUS):
 /// what was cut off reads as zero bytes (`CMappedFile`), so a feed reads as cut off there. What
 /// is checked once and kept (a configuration) is copied, so that it stays what was checked.

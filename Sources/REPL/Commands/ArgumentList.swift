@@ -11,7 +11,6 @@ struct ArgumentList {
     enum Kind {
         /// A switch without a value.
         case flag
-        /// One value.
         case value
         /// A count and a unit (`--every 2 weeks`).
         case countAndUnit

@@ -7,17 +7,13 @@ import Models
 /// What commands work with: the services and view models the composition root built, how to
 /// show results, and a clock.
 struct CommandContext: Sendable {
-    /// Feeds and articles.
     let feeds: FeedService
-    /// Household tasks.
     let tasks: TaskService
     /// Sharing the tasks through CalDAV.
     let choreSync: ChoreSyncService
-    /// The remote configuration.
     let config: ConfigProvider
     /// The version the minimum-version gate compares.
     let appVersion: SemanticVersion
-    /// How output is shown.
     let display: Display
     /// Draws a transient progress line on a terminal (`nil` clears it).
     let progress: @Sendable (String?) -> Void
@@ -31,7 +27,6 @@ struct CommandContext: Sendable {
     var databaseProblem: @Sendable () -> String? = { nil }
     /// Why the configured config URL cannot be fetched (a malformed `$TIDINGS_CONFIG_URL`).
     var configURLProblem: String? = nil
-    /// The clock.
     let now: @Sendable () -> Date
     /// The user's calendar (time zone included).
     let calendar: Calendar
@@ -71,6 +66,5 @@ extension JSONValue {
     static func url(_ value: URL?) -> JSONValue { value.map { .string($0.absoluteString) } ?? .null }
     /// An RFC 3339 UTC date, or null.
     static func date(_ value: Date?) -> JSONValue { value.map { .string(RFC3339.string(from: $0)) } ?? .null }
-    /// A number.
     static func int(_ value: some BinaryInteger) -> JSONValue { .integer(Int(value)) }
 }

@@ -10,7 +10,6 @@ struct CommandOutput: Sendable {
     /// Builds the human form (may be empty). A method, not a property: a deferred list is
     /// built on every call, and a list of 50,000 feeds was once built twice to be printed once.
     func renderText() -> String { makeText() }
-    /// Builds the JSON form.
     func renderJSON() -> JSONValue { makeJSON() }
     /// Set when the command printed its result but still failed (a refresh in which no feed
     /// could be refreshed): the line is reported and the command ends with its status.

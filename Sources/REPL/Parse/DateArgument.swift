@@ -119,7 +119,6 @@ package enum DateArgument {
 
 /// A date argument that could not be read, with the reason.
 package struct DateArgumentError: Error, Sendable, Hashable, LocalizedError, CustomStringConvertible {
-    /// What was typed.
     package let input: String
     /// What is wrong, or what is accepted.
     package let reason: String

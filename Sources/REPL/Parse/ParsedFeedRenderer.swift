@@ -21,7 +21,8 @@ enum ParsedFeedRenderer {
     }
 
     /// `rss2.0 "Title": 50 items, 0 warnings`.
-    /// `itemCount` for a feed whose items were streamed past (`FeedParser.parse(data:url:charset:each:)`).
+    /// `itemCount` for a feed whose items were streamed past
+    /// (`FeedDocumentParser.parse(data:url:charset:each:)`).
     static func summary(_ feed: ParsedFeed, itemCount: Int? = nil) -> String {
         let title = TerminalText.sanitized(feed.title ?? "")
         let items = counted(itemCount ?? feed.items.count, "item")

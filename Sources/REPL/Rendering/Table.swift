@@ -4,7 +4,6 @@
 /// is still cut at `maximumCellWidth`. A cell made whole by `Display.styled` keeps its colour
 /// around the text it shows: it is measured, cut and padded as the text alone.
 struct Table {
-    /// One column.
     struct Column {
         /// The header.
         var title: String
@@ -23,8 +22,8 @@ struct Table {
     static let maximumCellWidth = 120
 
     /// The table as lines, every cell sanitised for the terminal, fitted into `display.width`.
-    /// Each cell is sanitised and measured once, into flat arrays (a list of 50,000 feeds
-    /// measured every cell three times, and an array per row per pass cost a third of it).
+    /// Each cell is sanitised and measured once, into flat arrays: not three times, and not into an
+    /// array per row per pass.
     func render(_ display: Display) -> String {
         let count = columns.count
         var cells: [String] = []
@@ -67,7 +66,7 @@ struct Table {
         var headerText = String(decoding: header, as: UTF8.self)
         if let width, width < lineWidth { headerText = Self.fit(headerText, width: width) }
         // The lines are assembled as UTF-8 bytes: appending each cell and its padding to a
-        // String retained and released every piece (a fifth of listing 50,000 feeds).
+        // String retained and released every piece.
         var output = Array(display.styled(headerText, "1").utf8)
         output.reserveCapacity(output.count + rows.count * (lineWidth + 1))
         var line: [UInt8] = []

@@ -157,8 +157,8 @@ enum TerminalText {
 
 extension Sequence<UInt8> {
     /// `allSatisfy` over the bytes in place when they are stored contiguously (a native string
-    /// or substring): a tight loop instead of the view's index walk, which took a tenth of
-    /// listing 50,000 feeds.
+    /// or substring): a tight loop instead of the view's index walk, which showed in listing many
+    /// feeds.
     @inline(__always)
     func allBytes(_ predicate: (UInt8) -> Bool) -> Bool {
         withContiguousStorageIfAvailable { bytes in bytes.allSatisfy(predicate) } ?? allSatisfy(predicate)

@@ -4,11 +4,9 @@ import Foundation
 /// `$XDG_DATA_HOME/tidings`, else `~/.local/share/tidings` (`~` is `$HOME`, else the account's
 /// home directory).
 struct HomeLocation: Equatable {
-    /// The home directory.
     let directory: URL
     /// The database file (`--db`, else `tidings.sqlite` in the home).
     let databaseURL: URL
-    /// The history file.
     var historyURL: URL { directory.appendingPathComponent("history") }
 
     /// Resolves the locations from the flags and the environment. A leading `~` is `$HOME`

@@ -59,7 +59,6 @@ struct TerminalJob {
         return Running(pid: pid, input: feedingInput ? pipeEnds[1] : -1, terminal: terminal, foreground: foreground)
     }
 
-    /// A started program.
     struct Running {
         let pid: pid_t
         let input: Int32

@@ -40,7 +40,7 @@ extension AppDatabase {
         }
         // From v6 on, migrations run with foreign keys enforced as they go (`.immediate`), instead
         // of GRDB's default: a check of every foreign key in the file after each migration,
-        // which took 11 s on a database of a million articles. None of them moves a reference.
+        // which reads the whole file. None of them moves a reference.
         migrator.registerMigration("v6-substring-search", foreignKeyChecks: .immediate, migrate: createSubstringSearch)
         migrator.registerMigration("v7-no-http-cache", foreignKeyChecks: .immediate) { db in
             // No code path stored HTTP bodies: feeds keep their validators in their rows and the
@@ -82,9 +82,9 @@ extension AppDatabase {
         }
         migrator.registerMigration("v12-word-index-without-positions", foreignKeyChecks: .immediate) { db in
             // The word index keeps which articles hold each word, not where: searches never ask
-            // it for phrases, columns or rank. A third of its size, and a quarter less time to
-            // build. Both indexes are built again by the next refresh, or the next search, in
-            // batches; the triggers of v6 keep working on the new table.
+            // it for phrases, columns or rank. Smaller, and quicker to build. Both indexes are
+            // built again by the next refresh, or the next search, in batches; the triggers of v6
+            // keep working on the new table.
             try db.execute(
                 sql: """
                     DROP TABLE articleSearch;
@@ -107,9 +107,8 @@ extension AppDatabase {
         }
         migrator.registerMigration("v14-search-merges-of-eight", foreignKeyChecks: .immediate) { db in
             // FTS5 merges an index's segments once 8 of a size have piled up, instead of 4: each
-            // term is rewritten fewer times as the index grows. Building the word index of
-            // 125,000 articles in batches of 10,000: 3.10 s with 4, 2.82 s with 8 (FTS5's own
-            // trigram index: 14.6 s, 13.0 s), and searches no slower (kept in the index's config).
+            // term is rewritten fewer times as the index grows, builds are quicker and searches no
+            // slower (kept in the index's config).
             try db.execute(
                 sql: """
                     INSERT INTO articleSearch(articleSearch, rank) VALUES ('automerge', 8);
@@ -173,9 +172,9 @@ extension AppDatabase {
     }
 
     /// Article counts per feed, kept by triggers in the transaction that changes them: lists
-    /// and `feed list` read their totals in one row per feed instead of counting index entries
-    /// (a million articles took 9-50 ms to count). Unread and starred counts are counts of
-    /// statuses: every unread or starred status has its article (see `ArticleRepository.count`).
+    /// and `feed list` read their totals in one row per feed instead of counting index entries,
+    /// which is slow on a large database. Unread and starred counts are counts of statuses: every
+    /// unread or starred status has its article (see `ArticleRepository.count`).
     private static func createArticleCounts(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -306,9 +305,9 @@ extension AppDatabase {
     }
 
     /// Substring search (see `ArticleSearch`): a contentless FTS5 trigram table beside the word
-    /// index, with `detail=none` (the rowids of each trigram only: a tenth of the size with
-    /// positions; searches confirm long words against the text instead), and its vocabulary, which
-    /// finds the trigrams that begin with a one- or two-character word.
+    /// index, with `detail=none` (the rowids of each trigram only, far smaller than with positions;
+    /// searches confirm long words against the text instead), and its vocabulary, which finds the
+    /// trigrams that begin with a one- or two-character word.
     ///
     /// Both indexes are kept by the same triggers and filled by the same bulk update, so the
     /// word index is emptied here and both are built together by the next

@@ -273,11 +273,11 @@ public final class AppDatabase: Sendable {
             // to create one: a few milliseconds on every start of the command-line program.
             var persist: Int32 = 1
             _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
-            // No checkpoint when the last connection closes: it synced the log and the file
-            // (6 ms of a 15 ms `task add`) at the end of every command, reads included. SQLite
-            // still checkpoints as the log grows, a refresh checkpoints and truncates it at
-            // once, and a program calls `checkpointIfLarge()` before it exits, so that the next
-            // process never recovers more than 1 MB of log.
+            // No checkpoint when the last connection closes: it synced the log and the file at the
+            // end of every command, reads included. SQLite still checkpoints as the log grows, a
+            // refresh checkpoints and truncates it at once, and a program calls
+            // `checkpointIfLarge()` before it exits, so that the next process never recovers more
+            // than 1 MB of log.
             _ = tidings_skip_checkpoint_on_close(db.sqliteConnection)
             // When a long session's checkpoint starts the log over, a log that one large
             // transaction grew is cut back to 4 MB instead of staying that size.

@@ -106,8 +106,8 @@ public struct FeedRepository: Sendable {
     /// removed meanwhile is left out. Returns the ids saved. Whole or nothing: one invalid
     /// subscription (a blank title, no id) or one row the database refuses saves none.
     ///
-    /// A refresh where most servers answer 304 stores only each feed's new state: one
-    /// transaction per feed was a third of an all-304 refresh of 250 feeds.
+    /// A refresh where most servers answer 304 stores only each feed's new state: one transaction
+    /// per feed was much of an all-304 refresh.
     @discardableResult
     public func update(_ feeds: [FeedSource], source: ChangeSource = .app) async throws(StorageError) -> Set<Int64> {
         for feed in feeds {

@@ -12,10 +12,10 @@ func fixture(_ path: String) throws -> Data {
 
 /// The fixture at `path` parsed as a feed fetched from `url`.
 func parseFixture(_ path: String, url: String? = nil) throws -> ParsedFeed {
-    try FeedParser.parse(data: try fixture(path), url: url.flatMap(URL.init(string:)))
+    try FeedDocumentParser.parse(data: try fixture(path), url: url.flatMap(URL.init(string:)))
 }
 
 /// `document` parsed as a feed fetched from `url`.
 func parseDocument(_ document: String, url: String? = nil) throws -> ParsedFeed {
-    try FeedParser.parse(data: Data(document.utf8), url: url.flatMap(URL.init(string:)))
+    try FeedDocumentParser.parse(data: Data(document.utf8), url: url.flatMap(URL.init(string:)))
 }

@@ -147,7 +147,7 @@ final class ParseCounter: Sendable {
     var parse: @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed {
         { data, url, charset throws(FeedParseError) in
             self.count.withLock { $0 += 1 }
-            return try FeedParser.parse(data: data, url: url, charset: charset)
+            return try FeedDocumentParser.parse(data: data, url: url, charset: charset)
         }
     }
 }

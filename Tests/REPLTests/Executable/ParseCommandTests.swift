@@ -143,24 +143,25 @@ struct ParseCommandTests {
     }
 
     @Test("the common forms are read without the argument parser; every other form still goes through it")
-    func quickForms() {
-        #expect(ParseCommand.Quick(["a.xml"]) == ParseCommand.Quick(source: "a.xml"))
-        #expect(ParseCommand.Quick(["--summary", "a.xml"]) == ParseCommand.Quick(source: "a.xml", summary: true))
-        #expect(ParseCommand.Quick(["a.xml", "--json"]) == ParseCommand.Quick(source: "a.xml", json: true))
-        for slow in [
+    func commonForms() {
+        #expect(ParseCommand.CommonForm(["a.xml"]) == ParseCommand.CommonForm(source: "a.xml"))
+        #expect(
+            ParseCommand.CommonForm(["--summary", "a.xml"]) == ParseCommand.CommonForm(source: "a.xml", summary: true))
+        #expect(ParseCommand.CommonForm(["a.xml", "--json"]) == ParseCommand.CommonForm(source: "a.xml", json: true))
+        for parserOnly in [
             [], ["--json"], ["a.xml", "b.xml"], ["--json", "--json", "a.xml"], ["--json", "--summary", "a.xml"],
             ["--help"], ["-h"], ["help"], ["--", "a.xml"], ["a.xml", "--bogus"], [""],
         ] {
-            #expect(ParseCommand.Quick(slow) == nil, "\(slow)")
+            #expect(ParseCommand.CommonForm(parserOnly) == nil, "\(parserOnly)")
         }
     }
 
     @Test("both ways of reading the command line print the same, and a form only the parser reads still works")
-    func quickAndParsedAgree() throws {
+    func commonFormAndParserAgree() throws {
         let file = fixture("rss/rss2-basic.xml")
-        let quick = try TidingsBinary.run(["parse", file, "--summary"])
-        #expect(quick.status == 0)
-        #expect(try TidingsBinary.run(["parse", "--summary", "--", file]).out == quick.out)
+        let direct = try TidingsBinary.run(["parse", file, "--summary"])
+        #expect(direct.status == 0)
+        #expect(try TidingsBinary.run(["parse", "--summary", "--", file]).out == direct.out)
         let help = try TidingsBinary.run(["parse", "--help"])
         #expect(help.status == 0 && help.out.contains("USAGE: tidings parse"))
         let missing = try TidingsBinary.run(["parse"])

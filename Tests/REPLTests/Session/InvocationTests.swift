@@ -24,8 +24,8 @@ struct InvocationTests {
             ["-c", "items --search 'a b'", "--home", "relative/dir"],
         ])
     func sameAsParser(arguments: [String]) throws {
-        let quick = try #require(Invocation(quick: arguments))
-        #expect(quick == (try parsed(arguments)))
+        let direct = try #require(Invocation(commonForm: arguments))
+        #expect(direct == (try parsed(arguments)))
     }
 
     @Test(
@@ -37,6 +37,6 @@ struct InvocationTests {
             ["--generate-completion-script", "bash"], ["--", "x"], ["-cx"], ["--unknown"], ["--db"],
         ])
     func leftToParser(arguments: [String]) {
-        #expect(Invocation(quick: arguments) == nil)
+        #expect(Invocation(commonForm: arguments) == nil)
     }
 }

@@ -14,7 +14,7 @@ let rss = """
         <pubDate>Mon, 02 Nov 2026 08:00:00 GMT</pubDate></item>
     </channel></rss>
     """
-let feed = try FeedParser.parse(data: Data(rss.utf8), url: URL(string: "https://example.com/feed.xml"))
+let feed = try FeedDocumentParser.parse(data: Data(rss.utf8), url: URL(string: "https://example.com/feed.xml"))
 print("\(feed.format.rawValue): \(feed.title ?? "(untitled)")")
 for item in feed.items {
     let minutes = item.duration.map { " (\($0 / 60) min)" } ?? ""

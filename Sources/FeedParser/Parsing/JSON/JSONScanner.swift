@@ -27,7 +27,6 @@ enum JSONNode {
         if case .array(let elements) = self { elements } else { nil }
     }
 
-    /// Whether it is an object.
     var isObject: Bool {
         if case .object = self { true } else { false }
     }

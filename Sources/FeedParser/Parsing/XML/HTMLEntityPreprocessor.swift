@@ -27,7 +27,6 @@ enum HTMLEntityPreprocessor {
         var hasPredefinedReferences: Bool
     }
 
-    /// What a scan found.
     struct ScanResult {
         /// Whether the document uses any of the five predefined entities, or an entity of its
         /// own, outside CDATA: references libxml2 drops after the document's first error.

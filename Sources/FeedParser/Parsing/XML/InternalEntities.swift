@@ -16,10 +16,8 @@ struct InternalEntities {
     /// Each declared name, with the text to write for a reference to it (`nil`: not written in).
     private var values: [String: String?] = [:]
 
-    /// No entities.
     init() {}
 
-    /// Whether the document declares `name`.
     func declares(_ name: String) -> Bool { values[name] != nil }
 
     /// The text to write for a reference to `name`, when it can be written in.

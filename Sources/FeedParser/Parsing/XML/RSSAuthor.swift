@@ -10,8 +10,8 @@ import Models
 /// `&lt;p&gt;Jo&lt;/p&gt;`, or markup the element held) is read as the text it shows.
 enum RSSAuthor {
     // Byte searches for ASCII marks (an ASCII byte is never inside a longer character):
-    // `String.contains` and `trimmingCharacters(in:)` went through Foundation's bridging and
-    // took a twentieth of reading a feed whose every item has an author.
+    // `String.contains` and `trimmingCharacters(in:)` went through Foundation's bridging, which
+    // showed in reading a feed whose every item has an author.
     static func parse(_ text: String) -> Author? {
         let value = text.collapsingWhitespace
         guard !value.isEmpty else { return nil }

@@ -12,7 +12,7 @@ struct JSONFeedParserTests {
     func escapedNUL() throws {
         let json =
             #"{"version":"https://jsonfeed.org/version/1.1","title":"A\u0000B tail","items":[{"id":"1","title":"x\u0000y"}]}"#
-        let feed = try FeedParser.parse(data: Data(json.utf8), url: nil)
+        let feed = try FeedDocumentParser.parse(data: Data(json.utf8), url: nil)
         #expect(feed.title == "A\u{FFFD}B tail")
         #expect(feed.items.first?.title == "x\u{FFFD}y")
     }
@@ -121,7 +121,7 @@ struct JSONFeedParserTests {
 struct JSONFeed10FixtureTests {
     @Test("JSON Feed 1.0: feed fields, author, url and external_url, content, dates, tags, attachments")
     func basic() throws {
-        let feed = try FeedParser.parse(data: try fixture("jsonfeed/v1.0-basic.json"), url: nil)
+        let feed = try FeedDocumentParser.parse(data: try fixture("jsonfeed/v1.0-basic.json"), url: nil)
         #expect(feed.format == .jsonFeed10)
         #expect(feed.title == "JSON Feed 1.0")
         #expect(feed.link == URL(string: "https://json10.example/"))

@@ -30,7 +30,7 @@ struct BrokenBytesTests {
     func binary() {
         #expect(throws: FeedParseError.notAFeed("binary data")) { try parseFixture("other/binary.bin") }
         let wide = Data((0..<64).flatMap { _ in [UInt8(ascii: "<"), 0, 0, 0, 0, 0] })
-        #expect(throws: FeedParseError.notAFeed("binary data")) { try FeedParser.parse(data: wide, url: nil) }
+        #expect(throws: FeedParseError.notAFeed("binary data")) { try FeedDocumentParser.parse(data: wide, url: nil) }
     }
 
     @Test("a document in Windows-1252 throughout is re-read as such, even with one pair that looks like UTF-8")

@@ -140,6 +140,6 @@ struct LiberalReadingTests {
         #expect(try parseFixture("rss/xml-lang.xml").language == "fr-CA")
         let explicit =
             #"<rss version="2.0" xml:lang="de"><channel><language>en-us</language><title>t</title></channel></rss>"#
-        #expect(try FeedParser.parse(data: Data(explicit.utf8), url: nil).language == "en-us")
+        #expect(try FeedDocumentParser.parse(data: Data(explicit.utf8), url: nil).language == "en-us")
     }
 }

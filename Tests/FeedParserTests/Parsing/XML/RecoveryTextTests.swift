@@ -52,7 +52,7 @@ struct RecoveryTextTests {
             <description>&lt;p&gt;Hello &lt;b&gt;world&lt;/b&gt;&lt;/p&gt;</description></item>
             </channel></rss>
             """
-        let feed = try FeedParser.parse(data: Data(document.utf8), url: nil)
+        let feed = try FeedDocumentParser.parse(data: Data(document.utf8), url: nil)
         let item = try #require(feed.items.first { $0.id == "2" })
         #expect(item.title == #"Tom & Jerry <3 > "q" 'a' & &"#)
         #expect(item.contentHTML == "<p>Hello <b>world</b></p>")
@@ -65,7 +65,7 @@ struct RecoveryTextTests {
             <item><guid>1</guid><title>1 < 2 &amp; 3 <4</title><description>a <= b</description></item>
             <item><guid>2</guid><title>Two</title></item></channel></rss>
             """
-        let feed = try FeedParser.parse(data: Data(document.utf8), url: nil)
+        let feed = try FeedDocumentParser.parse(data: Data(document.utf8), url: nil)
         #expect(feed.items.map(\.title) == ["1 < 2 & 3 <4", "Two"])
         #expect(feed.items.first?.contentHTML == "a <= b")
     }

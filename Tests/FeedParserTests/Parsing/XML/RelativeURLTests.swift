@@ -40,7 +40,7 @@ struct RelativeURLTests {
     func noFileBase() throws {
         let document =
             #"<rss version="2.0"><channel><item><guid>1</guid><description>&lt;img src="a.png"&gt;</description></item></channel></rss>"#
-        let feed = try FeedParser.parse(data: Data(document.utf8), url: URL(fileURLWithPath: "/tmp/feed.xml"))
+        let feed = try FeedDocumentParser.parse(data: Data(document.utf8), url: URL(fileURLWithPath: "/tmp/feed.xml"))
         #expect(feed.items.first?.contentHTML == #"<img src="a.png">"#)
     }
 

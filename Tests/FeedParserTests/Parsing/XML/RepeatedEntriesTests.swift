@@ -39,7 +39,7 @@ struct RepeatedEntriesTests {
             <link rel="enclosure" href="https://e.example/a.mp3" type="audio/mpeg" length="7"/>
             </entry></feed>
             """
-        let entry = try #require(try FeedParser.parse(data: Data(document.utf8), url: nil).items.first)
+        let entry = try #require(try FeedDocumentParser.parse(data: Data(document.utf8), url: nil).items.first)
         #expect(entry.authors == [Author(name: "Jo Bloggs")])
         #expect(entry.enclosures.map(\.mimeType) == ["audio/mpeg"])
         #expect(entry.enclosures.map(\.length) == [7])

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FeedParser
 
-/// `FeedParser.parse(data:url:charset:each:)` hands items over as they are read; what it hands
+/// `FeedDocumentParser.parse(data:url:charset:each:)` hands items over as they are read; what it hands
 /// over, once restarts are applied, must be what the whole parse returns.
 @Suite("Streaming parse")
 struct StreamingParseTests {
@@ -19,7 +19,7 @@ struct StreamingParseTests {
         var items: [ParsedItem] = []
         var restarts = 0
         var handedOver = 0
-        let feed = try FeedParser.parse(data: data, url: url, charset: charset) { event in
+        let feed = try FeedDocumentParser.parse(data: data, url: url, charset: charset) { event in
             switch event {
             case .item(let item):
                 items.append(item)
@@ -45,7 +45,7 @@ struct StreamingParseTests {
             let data = try Data(contentsOf: file)
             let url = URL(string: "http://example.org/feeds/feed.xml")
             let whole: Result<ParsedFeed, FeedParseError> = Result { () throws(FeedParseError) in
-                try FeedParser.parse(data: data, url: url, charset: nil)
+                try FeedDocumentParser.parse(data: data, url: url, charset: nil)
             }
             let streamed: Result<Streamed, FeedParseError> = Result { () throws(FeedParseError) in
                 try Self.stream(data, url: url)
@@ -71,7 +71,7 @@ struct StreamingParseTests {
     func wellFormedOnce() throws {
         let data = BoundedMemoryTests.largeFeed(megabytes: 2)
         var count = 0
-        let feed = try FeedParser.parse(data: data, url: nil) { event in
+        let feed = try FeedDocumentParser.parse(data: data, url: nil) { event in
             guard case .item(let item) = event else {
                 Issue.record("a restart for a well-formed feed")
                 return
@@ -95,7 +95,7 @@ struct StreamingParseTests {
             <author><name>Feed Author</name></author>
             </feed>
             """.utf8)
-        let whole = try FeedParser.parse(data: data, url: nil)
+        let whole = try FeedDocumentParser.parse(data: data, url: nil)
         #expect(whole.items.map { $0.authors.map(\.name) } == [["Feed Author"], ["Own"]])
         let streamed = try Self.stream(data)
         #expect(streamed.restarts == 1)
@@ -115,7 +115,7 @@ struct StreamingParseTests {
         let streamed = try Self.stream(data)
         #expect(streamed.restarts == 0)
         #expect(streamed.items.map { $0.authors.map(\.name) } == [["Feed Author"], ["Own"]])
-        #expect(streamed.items == (try FeedParser.parse(data: data, url: nil)).items)
+        #expect(streamed.items == (try FeedDocumentParser.parse(data: data, url: nil)).items)
     }
 
     @Test("a damaged document is read again: a restart, then the repaired reading's items")
@@ -124,7 +124,7 @@ struct StreamingParseTests {
         let data = Data(
             "<rss version=\"2.0\"><channel><title>T</title><item><title>A \u{1}</title><guid>a</guid></item><item><title>B &amp; C</title><guid>b</guid></item></channel></rss>"
                 .utf8)
-        let whole = try FeedParser.parse(data: data, url: nil)
+        let whole = try FeedDocumentParser.parse(data: data, url: nil)
         let streamed = try Self.stream(data)
         #expect(streamed.restarts == 1)
         #expect(streamed.items == whole.items)
@@ -138,7 +138,7 @@ struct StreamingParseTests {
         let data = Data(
             "<rss version=\"2.0\"><channel><title>T</title><item><guid>a</guid><title>A</title></item><item><guid>b</guid><title>B</title></item><item><guid>c</guid><ti"
                 .utf8)
-        let whole = try FeedParser.parse(data: data, url: nil)
+        let whole = try FeedDocumentParser.parse(data: data, url: nil)
         let streamed = try Self.stream(data)
         #expect(streamed.items == whole.items)
         #expect(streamed.feed.warnings == whole.warnings)

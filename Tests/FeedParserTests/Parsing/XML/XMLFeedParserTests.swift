@@ -98,13 +98,13 @@ struct XMLFeedParserTests {
             try parseFixture("other/other-xml.xml")
         }
         #expect(throws: FeedParseError.notAFeed("the document is empty")) {
-            try FeedParser.parse(data: Data(" \n".utf8), url: nil)
+            try FeedDocumentParser.parse(data: Data(" \n".utf8), url: nil)
         }
         #expect(throws: FeedParseError.notAFeed("binary data")) {
-            try FeedParser.parse(data: Data([0x89, 0x50, 0x4E, 0x47, 0, 0, 1]), url: nil)
+            try FeedDocumentParser.parse(data: Data([0x89, 0x50, 0x4E, 0x47, 0, 0, 1]), url: nil)
         }
         #expect(throws: FeedParseError.notAFeed("the document is neither XML nor JSON")) {
-            try FeedParser.parse(data: Data("hello".utf8), url: nil)
+            try FeedDocumentParser.parse(data: Data("hello".utf8), url: nil)
         }
     }
 
@@ -185,7 +185,7 @@ struct XMLEncodingTests {
 struct MediaNamespaceTests {
     @Test("media:content and media:thumbnail become enclosures; iTunes author and image are read")
     func mediaAndITunes() throws {
-        let feed = try FeedParser.parse(
+        let feed = try FeedDocumentParser.parse(
             data: try fixture("rss/media-itunes.xml"), url: URL(string: "https://pod.example/feed.xml"))
         #expect(feed.authors == [Author(name: "The Hosts")])
         #expect(feed.icon == URL(string: "https://pod.example/cover.jpg"))
@@ -204,7 +204,7 @@ struct MediaNamespaceTests {
 struct AtomXHTMLTests {
     @Test("type=xhtml content keeps its markup as HTML, without the wrapping div")
     func xhtml() throws {
-        let feed = try FeedParser.parse(data: try fixture("atom/atom-xhtml.xml"), url: nil)
+        let feed = try FeedDocumentParser.parse(data: try fixture("atom/atom-xhtml.xml"), url: nil)
         let entry = try #require(feed.items.first)
         #expect(
             entry.contentHTML
@@ -219,7 +219,7 @@ struct AtomXHTMLTests {
 struct EncodingRepairTests {
     @Test("a document claiming UTF-8 but written in Windows-1252 is read as Windows-1252, with a warning")
     func lie() throws {
-        let feed = try FeedParser.parse(data: try fixture("rss/encoding-lie.xml"), url: nil)
+        let feed = try FeedDocumentParser.parse(data: try fixture("rss/encoding-lie.xml"), url: nil)
         #expect(feed.title == "Café lies")
         #expect(feed.items.map(\.title) == ["One “two”", "Three"])
         #expect(feed.warnings == ["the document is not the UTF-8 it claims; read it as Windows-1252"])
@@ -227,14 +227,14 @@ struct EncodingRepairTests {
 
     @Test("mostly valid UTF-8 with a stray bad byte keeps its UTF-8 and replaces the bad byte, with a warning")
     func mixed() throws {
-        let feed = try FeedParser.parse(data: try fixture("rss/encoding-mixed.xml"), url: nil)
+        let feed = try FeedDocumentParser.parse(data: try fixture("rss/encoding-mixed.xml"), url: nil)
         #expect(feed.title == "Mixed café and bad \u{FFFD}")
         #expect(feed.warnings == ["the document is not valid UTF-8 (1 stray bytes); replaced them with U+FFFD"])
     }
 
     @Test("invalid bytes never make the feed unreadable")
     func invalidBytes() throws {
-        let feed = try FeedParser.parse(data: try fixture("rss/encoding-invalid-bytes.xml"), url: nil)
+        let feed = try FeedDocumentParser.parse(data: try fixture("rss/encoding-invalid-bytes.xml"), url: nil)
         #expect(feed.items.count == 1)
         #expect(feed.title?.hasPrefix("Bad ") == true)
     }
@@ -245,13 +245,13 @@ struct HTTPCharsetTests {
     @Test("a document without its own encoding is read in the HTTP charset")
     func httpCharset() throws {
         let data = try fixture("rss/encoding-from-http.xml")
-        #expect(try FeedParser.parse(data: data, url: nil, charset: "ISO-8859-1").title == "Latin été")
-        #expect(try FeedParser.parse(data: data, url: nil, charset: "\"windows-1252\"").title == "Latin été")
+        #expect(try FeedDocumentParser.parse(data: data, url: nil, charset: "ISO-8859-1").title == "Latin été")
+        #expect(try FeedDocumentParser.parse(data: data, url: nil, charset: "\"windows-1252\"").title == "Latin été")
     }
 
     @Test("the document's own declaration wins over the HTTP charset")
     func declarationWins() throws {
         let data = try fixture("rss/encoding-iso-8859-1.xml")
-        #expect(try FeedParser.parse(data: data, url: nil, charset: "utf-8").title == "Grüße aus Köln")
+        #expect(try FeedDocumentParser.parse(data: data, url: nil, charset: "utf-8").title == "Grüße aus Köln")
     }
 }

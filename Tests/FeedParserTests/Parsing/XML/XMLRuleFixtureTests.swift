@@ -168,7 +168,7 @@ struct XMLRuleFixtureTests {
         var data = Data(#"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Bad "#.utf8)
         data.append(contentsOf: [0xED, 0xA0, 0x80])
         data.append(contentsOf: Data(" café</title><item><guid>s1</guid></item></channel></rss>".utf8))
-        let feed = try FeedParser.parse(data: data, url: nil)
+        let feed = try FeedDocumentParser.parse(data: data, url: nil)
         #expect(feed.title == "Bad \u{FFFD}\u{FFFD}\u{FFFD} café")
         #expect(feed.items.map(\.id) == ["s1"])
     }

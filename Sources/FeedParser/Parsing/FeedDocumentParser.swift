@@ -2,7 +2,7 @@ public import Foundation
 
 /// The one entry point for reading a feed: detects the format from the content (never the
 /// file name) and hands the document to the RSS/Atom or the JSON Feed reader.
-public enum FeedParser {
+public enum FeedDocumentParser {
     /// Parses a feed document.
     ///
     /// - Parameters:
