@@ -1,7 +1,7 @@
 /// An HTML element or attribute name, lower-cased as it is read byte by byte and packed into two
 /// words, so names compare without making a `String`; names longer than sixteen bytes never
-/// equal a known one. Shared by HTML-to-text and the URL resolver.
-package struct PackedName: Equatable {
+/// equal a known one. `HTMLTokenizer` reads tag and attribute names as these.
+package struct PackedName: Hashable, Sendable {
     private var low: UInt64 = 0
     private var high: UInt64 = 0
     private var length = 0
