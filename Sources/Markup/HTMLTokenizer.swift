@@ -50,6 +50,7 @@ package struct HTMLTag: Equatable, Sendable {
 /// resolver, feed discovery and the REPL's article renderer.
 package struct HTMLTokenizer: IteratorProtocol {
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let rawTextElements = HTMLElements.rawText
     private var position = 0
     /// A token read after a run of text, handed out next.
     private var pending: HTMLToken?
@@ -103,7 +104,7 @@ package struct HTMLTokenizer: IteratorProtocol {
         let next = bytes[open + 1]
         if Self.isLetter(next) {
             guard let tag = tag(at: open, nameStart: open + 1) else { return nil }
-            if !tag.isSelfClosing, HTMLElements.rawText.contains(tag.name) {
+            if !tag.isSelfClosing, rawTextElements.contains(tag.name) {
                 rawTextElement = (tag.name, tag.nameRange)
             }
             return (.startTag(tag), tag.range.upperBound)
