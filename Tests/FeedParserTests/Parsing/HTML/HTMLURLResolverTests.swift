@@ -36,4 +36,12 @@ struct HTMLURLResolverTests {
                 == #"<a title="a > b" href="https://site.example/posts/1/x.html">x</a><img alt='1 > 0' src=https://site.example/posts/1/y.png><textarea><img src="t.png"></textarea><title><a href="t.html"></title><script src="https://site.example/posts/1/s.js"/><img src="https://site.example/posts/1/z.png">"#
         )
     }
+
+    @Test("a quote never closed ends its value at the tag's >: the HTML after it is not taken into the URL")
+    func unbalancedQuote() {
+        #expect(
+            HTMLURLResolver.resolvingURLs(in: "<img src='a.png><p>Some text</p><a href=b.html>b</a>", against: base)
+                == "<img src='https://site.example/posts/1/a.png><p>Some text</p><a href=https://site.example/posts/1/b.html>b</a>"
+        )
+    }
 }
