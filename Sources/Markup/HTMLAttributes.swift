@@ -23,6 +23,8 @@ package struct HTMLAttributeReader: IteratorProtocol {
     package private(set) var position: Int
     /// Whether the tag ended in `/>`, once `next()` has returned `nil`.
     package private(set) var isSelfClosing = false
+    /// The first `>` at or after where a value last looked for one (see `nextGreater`).
+    private var greater: Int?
 
     /// How far a quoted value is looked at for its closing quote before it may be unbalanced.
     static let quoteReach = 4096
@@ -84,7 +86,7 @@ package struct HTMLAttributeReader: IteratorProtocol {
         let reach = min(end, start + Self.quoteReach)
         var close = HTMLTokenizer.find(quote, in: bytes, start..<reach)
         if close == nil {
-            let greater = HTMLTokenizer.find(UInt8(ascii: ">"), in: bytes, start..<end) ?? end
+            let greater = nextGreater(from: start)
             if reach < greater { close = HTMLTokenizer.find(quote, in: bytes, reach..<greater) }
             guard close != nil else {
                 // Unbalanced: the value ends where the tag does.
@@ -95,6 +97,16 @@ package struct HTMLAttributeReader: IteratorProtocol {
         let found = close ?? end
         position = min(end, found + 1)
         return start..<found
+    }
+
+    /// The first `>` at or after `start` (the end when there is none). Remembered: a tag of many
+    /// long values, each looking past 4 KB for the `>`, would otherwise cross the same bytes
+    /// again for each.
+    private mutating func nextGreater(from start: Int) -> Int {
+        if let greater, greater >= start { return greater }
+        let found = HTMLTokenizer.find(UInt8(ascii: ">"), in: bytes, start..<end) ?? end
+        greater = found
+        return found
     }
 
     private mutating func skipSpaces() {
