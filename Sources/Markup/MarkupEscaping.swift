@@ -40,19 +40,17 @@ extension MarkupEscaping {
         output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
     }
 
-    private static let voidElements: Set<[UInt8]> = Set(
-        ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]
-            .map { Array($0.utf8) })
-
-    /// Whether the NUL-terminated element name is an HTML void element (`br`, `img` …), which
-    /// has no end tag.
+    /// Whether the NUL-terminated element name is an HTML void element (`br`, `img` …, see
+    /// `HTMLElements.void`), which has no end tag.
     package static func isVoidElement(_ name: UnsafePointer<UInt8>) -> Bool {
-        var bytes: [UInt8] = []
+        var packed = PackedName()
         var pointer = name
-        while pointer.pointee != 0, bytes.count < 8 {
-            bytes.append(pointer.pointee | 0x20)
+        while pointer.pointee != 0 {
+            // No void element's name is this long.
+            guard name.distance(to: pointer) < 8 else { return false }
+            packed.append(pointer.pointee)
             pointer += 1
         }
-        return pointer.pointee == 0 && voidElements.contains(bytes)
+        return HTMLElements.void.contains(packed)
     }
 }

@@ -37,16 +37,15 @@ package enum FeedDiscovery {
     /// scheme's) link, or a `<base>` that would turn relative links into one, is dropped. Only a
     /// page the user named as a local file may link to other local files.
     package static func feedLinks(inHTML html: Data, pageURL: URL) -> [DiscoveredFeed] {
-        let text = String(decoding: html.prefix(2_000_000), as: UTF8.self)
         var base = pageURL
         var found: [DiscoveredFeed] = []
-        for tag in tags(in: text) {
+        for tag in headTags(in: html.prefix(2_000_000)) {
             let attributes = tag.attributes
-            if tag.name == "base", let href = attributes["href"], let url = URL(string: href, relativeTo: pageURL) {
+            if tag.name == .base, let href = attributes["href"], let url = URL(string: href, relativeTo: pageURL) {
                 base = url.absoluteURL
                 continue
             }
-            guard tag.name == "link",
+            guard tag.name == .link,
                 let rel = attributes["rel"]?.lowercased(), rel.split(separator: " ").contains("alternate"),
                 let type = attributes["type"]?.lowercased().split(separator: ";").first.map({
                     $0.trimmingCharacters(in: .whitespaces)
@@ -78,22 +77,28 @@ package enum FeedDiscovery {
         commonPaths.compactMap { URL(string: $0, relativeTo: pageURL)?.absoluteURL }
     }
 
-    /// The start tags of a document with their lower-cased names and attributes.
-    private static func tags(in text: String) -> [(name: String, attributes: [String: String])] {
-        var result: [(String, [String: String])] = []
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "<") {
-            rest = rest[rest.index(after: open)...]
-            guard let close = rest.firstIndex(of: ">") else { break }
-            let body = rest[..<close]
-            rest = rest[rest.index(after: close)...]
-            let name = body.prefix { $0.isLetter }.lowercased()
-            guard name == "link" || name == "base" else {
-                if name == "body" { break }  // feed links live in the head
-                continue
+    /// The `<link>` and `<base>` tags of a document's head (up to its `<body>`), in order, with
+    /// their attributes; those in comments, scripts and the title are text, not tags.
+    private static func headTags(in html: Data) -> [(name: PackedName, attributes: [String: String])] {
+        html.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var result: [(PackedName, [String: String])] = []
+            var tokenizer = HTMLTokenizer(bytes)
+            while let token = tokenizer.next() {
+                guard case .startTag(let tag) = token else { continue }
+                if tag.name == .link || tag.name == .base {
+                    result.append((tag.name, HTMLAttributes.parse(tag, in: bytes)))
+                } else if tag.name == .body {
+                    break  // feed links live in the head
+                }
             }
-            result.append((name, HTMLAttributes.parse(body.dropFirst(name.count))))
+            return result
         }
-        return result
     }
+}
+
+extension PackedName {
+    fileprivate static let link = PackedName("link")
+    fileprivate static let base = PackedName("base")
+    fileprivate static let body = PackedName("body")
 }

@@ -46,51 +46,29 @@ private struct Renderer {
 
     init(width: Int?) { self.width = width }
 
-    static let blocks: Set<String> = [
-        "p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "figure", "figcaption",
-        "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "table", "tr", "dl", "dt", "dd",
-        "hr", "address", "details", "summary",
-    ]
+    /// The blocks (`HTMLElements.block`) set apart by a blank line.
     static let spaced: Set<String> = [
         "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "blockquote", "pre", "table", "figure", "hr", "dl",
     ]
 
+    /// Renders `html`, read by `HTMLTokenizer`.
     mutating func render(_ html: String) {
-        var rest = Substring(html)
-        while !rest.isEmpty {
-            guard let open = rest.firstIndex(of: "<") else {
-                text(rest)
-                break
+        var html = html
+        html.withUTF8 { bytes in
+            func string(_ range: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             }
-            text(rest[..<open])
-            rest = rest[open...]
-            if rest.hasPrefix("<!--") {
-                rest = rest.range(of: "-->").map { rest[$0.upperBound...] } ?? ""
-                continue
-            }
-            guard let close = Self.tagEnd(rest) else {
-                text(rest)
-                break
-            }
-            tag(rest[rest.index(after: rest.startIndex)..<close])
-            rest = rest[rest.index(after: close)...]
-        }
-    }
-
-    /// The `>` that ends the tag starting at `text`, skipping quoted attribute values.
-    private static func tagEnd(_ text: Substring) -> Substring.Index? {
-        var quote: Character?
-        for index in text.indices.dropFirst() {
-            let character = text[index]
-            if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
-                quote = character
-            } else if character == ">" {
-                return index
+            var tokenizer = HTMLTokenizer(bytes)
+            while let token = tokenizer.next() {
+                switch token {
+                case .text(let range), .rawText(let range, _): text(string(range))
+                case .cdata(let range): text(string(range), decodingEntities: false)
+                case .startTag(let start): tag(start, closing: false, in: bytes)
+                case .endTag(let end): tag(end, closing: true, in: bytes)
+                case .comment, .declaration: continue
+                }
             }
         }
-        return nil
     }
 
     mutating func finish() -> String {
@@ -102,9 +80,9 @@ private struct Renderer {
 
     // MARK: Text
 
-    private mutating func text(_ raw: Substring) {
+    private mutating func text(_ raw: String, decodingEntities: Bool = true) {
         guard skipDepth == 0, !raw.isEmpty else { return }
-        let decoded = HTMLEntities.decode(String(raw))
+        let decoded = decodingEntities ? HTMLEntities.decode(raw) : raw
         if preDepth > 0 {
             inline += decoded
             return
@@ -131,18 +109,14 @@ private struct Renderer {
 
     // MARK: Tags
 
-    private mutating func tag(_ raw: Substring) {
-        let closing = raw.hasPrefix("/")
-        let body = closing ? raw.dropFirst() : raw
-        let name = body.prefix { $0.isLetter || $0.isNumber }.lowercased()
-        guard !name.isEmpty else { return }
+    private mutating func tag(_ tag: HTMLTag, closing: Bool, in bytes: UnsafeBufferPointer<UInt8>) {
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[tag.nameRange]), as: UTF8.self).lowercased()
         if ["script", "style", "head", "title", "template", "noscript"].contains(name) {
-            skipDepth = max(0, skipDepth + (closing ? -1 : (body.hasSuffix("/") ? 0 : 1)))
+            skipDepth = max(0, skipDepth + (closing ? -1 : (tag.isSelfClosing ? 0 : 1)))
             return
         }
         guard skipDepth == 0 else { return }
-        let attributes = closing ? [:] : HTMLAttributes.parse(body.dropFirst(name.count))
-        if closing { close(name) } else { open(name, attributes) }
+        if closing { close(name) } else { open(name, HTMLAttributes.parse(tag, in: bytes)) }
     }
 
     private mutating func open(_ name: String, _ attributes: [String: String]) {
@@ -150,7 +124,7 @@ private struct Renderer {
         case "br": lineBreak()
         case "img":
             let alt = attributes["alt"].map(HTMLEntities.decode)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            text(Substring(alt.isEmpty ? "[image]" : "[image: \(alt)]"))
+            text(alt.isEmpty ? "[image]" : "[image: \(alt)]")
         case "a":
             let href = attributes["href"]?.trimmingCharacters(in: .whitespacesAndNewlines)
             linkStack.append(href.flatMap { $0.isEmpty || $0.hasPrefix("#") ? nil : HTMLEntities.decode($0) })
@@ -189,7 +163,7 @@ private struct Renderer {
             block(name)
             preDepth += 1
         default:
-            if Self.blocks.contains(name) { block(name) }
+            if HTMLElements.block.contains(PackedName(name)) { block(name) }
         }
     }
 
@@ -199,7 +173,7 @@ private struct Renderer {
             guard let target = linkStack.popLast() else { return }
             if let target {
                 if !links.contains(target) { links.append(target) }
-                text(Substring("[\((links.firstIndex(of: target) ?? 0) + 1)]"))
+                text("[\((links.firstIndex(of: target) ?? 0) + 1)]")
             }
         case "td", "th", "tr": break
         case "table": endTable()
@@ -219,7 +193,7 @@ private struct Renderer {
             flush(heading: true)
             pendingBlank = true
         default:
-            if Self.blocks.contains(name) {
+            if HTMLElements.block.contains(PackedName(name)) {
                 flush()
                 if Self.spaced.contains(name) { pendingBlank = true }
             }

@@ -66,4 +66,33 @@ struct FeedDiscoveryTests {
         let remote = try #require(URL(string: "https://site.example/page"))
         #expect(FeedDiscovery.feedLinks(inHTML: html, pageURL: remote).isEmpty)
     }
+
+    @Test("a > inside a quoted attribute value does not end the link tag")
+    func quotedGreaterThan() throws {
+        let html = Data(
+            #"<html><head><link title="a > b" rel="alternate" type="application/rss+xml" href="/feed"></head></html>"#
+                .utf8)
+        let page = try #require(URL(string: "https://site.example/page"))
+        let feeds = FeedDiscovery.feedLinks(inHTML: html, pageURL: page)
+        #expect(feeds.map(\.url.absoluteString) == ["https://site.example/feed"])
+        #expect(feeds.first?.title == "a > b")
+    }
+
+    @Test("a link in a comment, a script or the title is not one of the page's links, nor a <body> in a script its end")
+    func markupThatIsNotALink() throws {
+        let html = Data(
+            """
+            <html><head>
+            <!-- <link rel="alternate" type="application/rss+xml" href="/old.xml"> -->
+            <script>document.write('<link rel="alternate" type="application/rss+xml" href="/script.xml"><body>')</script>
+            <title>Use <link rel="alternate" type="application/rss+xml" href="/title.xml"></title>
+            <link rel="alternate" type="application/rss+xml" href="/real.xml">
+            </head><body></body></html>
+            """.utf8)
+        let page = try #require(URL(string: "https://site.example/page"))
+        #expect(
+            FeedDiscovery.feedLinks(inHTML: html, pageURL: page).map(\.url.absoluteString) == [
+                "https://site.example/real.xml"
+            ])
+    }
 }

@@ -45,4 +45,13 @@ struct ArticleTextTests {
         let text = ArticleText(html: "<p>" + String(repeating: "天気予報 ", count: 20) + "</p>", width: 30)
         #expect(text.body.split(separator: "\n").allSatisfy { DisplayWidth.of($0) <= 30 })
     }
+
+    @Test("a > in a quoted value, a quote in an unquoted one, a < that opens no tag and a < in a script")
+    func tagsReadAsABrowserDoes() {
+        let html =
+            #"<p><a title="a > b" href="https://example.com/x">link</a> and 5 < 6 and 7 > 3</p><p title=Bob's>Don't stop</p><script>if (a<b) { s = "</p>"; }</script><p>After</p>"#
+        let text = ArticleText(html: html, width: nil)
+        #expect(text.body == "link[1] and 5 < 6 and 7 > 3\n\nDon't stop\n\nAfter")
+        #expect(text.links == ["https://example.com/x"])
+    }
 }

@@ -10,7 +10,7 @@ import Markup
 /// (`https:`, `mailto:`, `javascript:`, `data:` …) is left as it is, and so is every value when
 /// the base is not an http(s) URL: a relative URL only ever becomes the web address it names
 /// from the base, never a `file:` path. The rest of the HTML is returned byte for byte, uncopied
-/// when nothing changes. One pass over the UTF-8 bytes, `memchr` from tag to tag.
+/// when nothing changes. One pass over the UTF-8 bytes with `HTMLTokenizer`.
 enum HTMLURLResolver {
     /// `html` with its relative URLs resolved against `base`.
     static func resolvingURLs(in html: String, against base: URL?) -> String {
@@ -43,87 +43,26 @@ enum HTMLURLResolver {
     }
 
     /// Calls `visit` with the lower-cased name and the value's byte range of every attribute
-    /// that holds a URL, in document order. Comments, declarations and the contents of
-    /// `<script>` and `<style>` are skipped.
+    /// that holds a URL, in document order, on start tags as `HTMLTokenizer` reads them: never in
+    /// comments, declarations or the text of a `<script>`, `<style>`, `<textarea>` or `<title>`.
     private static func scanTags(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (Name, Range<Int>) -> Void) {
-        guard let base = bytes.baseAddress else { return }
-        let count = bytes.count
-        let (script, style, urlAttributes) = (Name.script, Name.style, Name.urlAttributes)
-        var index = 0
-        while index < count, let found = memchr(base + index, Int32(UInt8(ascii: "<")), count - index) {
-            let open = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            index = open + 1
-            guard index < count else { return }
-            if bytes[index] == UInt8(ascii: "!") || bytes[index] == UInt8(ascii: "?") {
-                let isComment =
-                    index + 2 < count && bytes[index + 1] == UInt8(ascii: "-") && bytes[index + 2] == UInt8(ascii: "-")
-                index = end(of: isComment ? "-->" : ">", in: bytes, from: index)
-                continue
-            }
-            guard isLetter(bytes[index]) else { continue }
-            var tag = Name()
-            while index < count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">"),
-                bytes[index] != UInt8(ascii: "/")
-            {
-                tag.append(bytes[index])
-                index += 1
-            }
-            index = attributes(bytes, from: index, urlAttributes, visit)
-            if tag == script {
-                index = end(of: "</script", in: bytes, from: index, caseless: true)
-            } else if tag == style {
-                index = end(of: "</style", in: bytes, from: index, caseless: true)
+        let urlAttributes = Name.urlAttributes
+        var tokenizer = HTMLTokenizer(bytes)
+        while let token = tokenizer.next() {
+            guard case .startTag(let tag) = token else { continue }
+            var attributes = HTMLAttributeReader(bytes, tag.attributes)
+            while let attribute = attributes.next() {
+                if let value = attribute.value, urlAttributes.contains(attribute.name) { visit(attribute.name, value) }
             }
         }
-    }
-
-    /// Reads a tag's attributes from `start` to its `>`, visiting those that hold a URL;
-    /// returns where the tag ends.
-    private static func attributes(
-        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ urlAttributes: [Name],
-        _ visit: (Name, Range<Int>) -> Void
-    ) -> Int {
-        let count = bytes.count
-        var index = start
-        while index < count {
-            while index < count, isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "/") { index += 1 }
-            guard index < count, bytes[index] != UInt8(ascii: ">") else { return index + 1 }
-            var name = Name()
-            while index < count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "="),
-                bytes[index] != UInt8(ascii: ">"), bytes[index] != UInt8(ascii: "/")
-            {
-                name.append(bytes[index])
-                index += 1
-            }
-            while index < count, isSpace(bytes[index]) { index += 1 }
-            guard index < count, bytes[index] == UInt8(ascii: "=") else { continue }
-            index += 1
-            while index < count, isSpace(bytes[index]) { index += 1 }
-            guard index < count else { return count }
-            let value: Range<Int>
-            let quote = bytes[index]
-            if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
-                var close = index + 1
-                while close < count, bytes[close] != quote { close += 1 }
-                value = (index + 1)..<close
-                index = min(count, close + 1)
-            } else {
-                var close = index
-                while close < count, !isSpace(bytes[close]), bytes[close] != UInt8(ascii: ">") { close += 1 }
-                value = index..<close
-                index = close
-            }
-            if urlAttributes.contains(name) { visit(name, value) }
-        }
-        return count
     }
 
     /// `value` resolved against `base` when it is a relative URL, else `nil`.
     private static func resolved(_ value: UnsafeBufferPointer<UInt8>, base: URL) -> String? {
         var lower = 0
         var upper = value.count
-        while lower < upper, isSpace(value[lower]) { lower += 1 }
-        while upper > lower, isSpace(value[upper - 1]) { upper -= 1 }
+        while lower < upper, HTMLTokenizer.isSpace(value[lower]) { lower += 1 }
+        while upper > lower, HTMLTokenizer.isSpace(value[upper - 1]) { upper -= 1 }
         guard lower < upper, !hasScheme(UnsafeBufferPointer(rebasing: value[lower..<upper])) else { return nil }
         let reference = String(decoding: UnsafeBufferPointer(rebasing: value[lower..<upper]), as: UTF8.self)
         guard let url = URL(string: reference, relativeTo: base)?.absoluteURL,
@@ -131,7 +70,9 @@ enum HTMLURLResolver {
         else { return nil }
         let text = url.absoluteString
         // Never a character that would end the attribute it goes into.
-        guard !text.utf8.contains(where: { $0 == 0x22 || $0 == 0x27 || $0 == 0x3E || isSpace($0) }) else { return nil }
+        guard !text.utf8.contains(where: { $0 == 0x22 || $0 == 0x27 || $0 == 0x3E || HTMLTokenizer.isSpace($0) }) else {
+            return nil
+        }
         return text
     }
 
@@ -142,9 +83,11 @@ enum HTMLURLResolver {
         var edits: [(range: Range<Int>, text: String)] = []
         var index = 0
         while index < value.count {
-            while index < value.count, isSpace(value[index]) || value[index] == UInt8(ascii: ",") { index += 1 }
+            while index < value.count, HTMLTokenizer.isSpace(value[index]) || value[index] == UInt8(ascii: ",") {
+                index += 1
+            }
             let start = index
-            while index < value.count, !isSpace(value[index]) { index += 1 }
+            while index < value.count, !HTMLTokenizer.isSpace(value[index]) { index += 1 }
             var end = index
             while end > start, value[end - 1] == UInt8(ascii: ",") { end -= 1 }
             if end > start, let text = resolved(UnsafeBufferPointer(rebasing: value[start..<end]), base: base) {
@@ -160,41 +103,15 @@ enum HTMLURLResolver {
 
     /// Whether the reference starts with a scheme (`name:` before any `/`, `?` or `#`).
     private static func hasScheme(_ reference: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = reference.first, isLetter(first) else { return false }
+        guard let first = reference.first, HTMLTokenizer.isLetter(first) else { return false }
         for byte in reference.dropFirst() {
             if byte == UInt8(ascii: ":") { return true }
             let isSchemeByte =
-                isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "+")
+                HTMLTokenizer.isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "+")
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             if !isSchemeByte { return false }
         }
         return false
-    }
-
-    /// Just past the next `marker` at or after `start`; the end of the text when there is none.
-    private static func end(
-        of marker: String, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, caseless: Bool = false
-    ) -> Int {
-        let pattern = Array(marker.utf8)
-        guard let first = pattern.first, let base = bytes.baseAddress else { return bytes.count }
-        var index = start
-        while index + pattern.count <= bytes.count,
-            let found = memchr(base + index, Int32(first), bytes.count - index - pattern.count + 1)
-        {
-            let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            let matches = (0..<pattern.count).allSatisfy { offset in
-                caseless ? bytes[at + offset] | 0x20 == pattern[offset] | 0x20 : bytes[at + offset] == pattern[offset]
-            }
-            if matches { return at + pattern.count }
-            index = at + 1
-        }
-        return bytes.count
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool { byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A }
-
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
     }
 }
 
@@ -202,8 +119,6 @@ enum HTMLURLResolver {
 private typealias Name = PackedName
 
 extension PackedName {
-    fileprivate static let script = PackedName("script")
-    fileprivate static let style = PackedName("style")
     fileprivate static let srcset = PackedName("srcset")
     /// The attributes that hold a URL.
     fileprivate static let urlAttributes = [

@@ -47,6 +47,21 @@ struct HTMLTextTests {
         }
     }
 
+    @Test("a quote in an unquoted value, or a < inside a script, does not swallow the text after it")
+    func tagsReadAsABrowserDoes() {
+        #expect(
+            HTMLText.plainText("<img alt=Bob's src=x.png> I don't know <b>this</b> rest") == "I don't know this rest")
+        #expect(HTMLText.plainText(#"<script>if (a<b) { s = "</p>"; }</script>After"#) == "After")
+        #expect(HTMLText.plainText(#"<script src="x.js"/>After"#) == "After")
+    }
+
+    @Test("block elements are HTML's (aside, nav …); CDATA, textarea and title content is text, never markup")
+    func blocksAndTextElements() {
+        #expect(HTMLText.plainText("<p>one</p><aside>two</aside><nav>three</nav>") == "one\ntwo\nthree")
+        #expect(HTMLText.plainText("<![CDATA[a < b &amp; c]]> d") == "a < b &amp; c d")
+        #expect(HTMLText.plainText("<textarea><b>x</b> &amp;</textarea>") == "<b>x</b> &")
+    }
+
     @Test("text without markup comes back as it is, trimmed")
     func plain() {
         #expect(HTMLText.plainText("  just text  ") == "just text")
