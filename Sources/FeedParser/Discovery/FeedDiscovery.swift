@@ -20,7 +20,7 @@ public struct DiscoveredFeed: Sendable, Hashable {
 
 /// Finds the feeds of a web page: its `<link rel="alternate">` feed links first, then the
 /// paths sites commonly serve feeds at.
-package enum FeedDiscovery {
+public enum FeedDiscovery {
     /// Media types of feed links.
     static let feedTypes: Set<String> = [
         "application/rss+xml", "application/atom+xml", "application/feed+json", "application/json",
@@ -28,7 +28,7 @@ package enum FeedDiscovery {
     ]
 
     /// Where sites commonly serve feeds, tried when a page links to none.
-    package static let commonPaths = ["/feed", "/rss", "/atom.xml", "/feed.json", "/index.xml"]
+    public static let commonPaths = ["/feed", "/rss", "/atom.xml", "/feed.json", "/index.xml"]
 
     /// The feed links of an HTML page, in page order, without repeats; relative hrefs are
     /// resolved against `<base href>` when present, else the page's URL.
@@ -36,7 +36,7 @@ package enum FeedDiscovery {
     /// A page fetched from the web only leads to http and https links: a `file:` (or any other
     /// scheme's) link, or a `<base>` that would turn relative links into one, is dropped. Only a
     /// page the user named as a local file may link to other local files.
-    package static func feedLinks(inHTML html: Data, pageURL: URL) -> [DiscoveredFeed] {
+    public static func feedLinks(inHTML html: Data, pageURL: URL) -> [DiscoveredFeed] {
         var base = pageURL
         var found: [DiscoveredFeed] = []
         for tag in headTags(in: html.prefix(2_000_000)) {
@@ -73,7 +73,7 @@ package enum FeedDiscovery {
     }
 
     /// The common feed URLs of the site `pageURL` belongs to.
-    package static func commonFeedURLs(for pageURL: URL) -> [URL] {
+    public static func commonFeedURLs(for pageURL: URL) -> [URL] {
         commonPaths.compactMap { URL(string: $0, relativeTo: pageURL)?.absoluteURL }
     }
 

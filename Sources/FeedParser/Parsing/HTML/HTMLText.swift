@@ -7,9 +7,9 @@ import Markup
 /// One pass over the UTF-8 bytes with `HTMLTokenizer` (`memchr` from tag to tag), text written
 /// straight into the string's storage, whole sentences copied at once: this runs for every item
 /// of every feed, so it must not walk `Character`s.
-package enum HTMLText {
+public enum HTMLText {
     /// The plain text of `html`.
-    package static func plainText(_ html: String) -> String {
+    public static func plainText(_ html: String) -> String {
         var source = html
         return source.withUTF8 { bytes -> String in
             // Every byte written stands for at least one byte read (an entity is never shorter
