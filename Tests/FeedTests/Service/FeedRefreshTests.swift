@@ -4,6 +4,7 @@ import Models
 import Networking
 import NetworkingTestSupport
 import Storage
+import Store
 import Synchronization
 import Testing
 
@@ -88,6 +89,18 @@ struct FeedRefreshTests {
         let service = makeService(database, server)
         let fastFeed = try await subscribe(service, [Self.fast, Self.slow])[0]
         return (server, service, fastFeed)
+    }
+
+    /// A service over `database` and `server` with at most `limit` feeds at once, and the
+    /// counter of the fetches it starts.
+    func countingService(_ database: AppDatabase, _ server: FakeFeedServer, limit: Int) -> (
+        FeedService, CountingFetcher
+    ) {
+        let fetcher = CountingFetcher(HTTPFeedFetcher(transport: server.transport, now: { referenceNow }))
+        let service = FeedService(
+            store: LocalStore(database: database), fetcher: fetcher, now: { referenceNow },
+            maxConcurrentRefreshes: { limit })
+        return (service, fetcher)
     }
 
     @Test("a slow server does not hold back the report of a feed that answered 304 long before")
@@ -232,8 +245,23 @@ struct FeedRefreshTests {
             for url in urls { server.serve(url, body: rss(title: url, count: 1)) }
             let service = makeService(database, server, limit: 3)
             _ = try await subscribe(service, urls)
-            // No answer before 3 requests are in flight (or the last one has arrived): the
-            // refresh runs as many at once as it will, however the machine schedules it.
+            let subscribed = server.requests.count
+
+            // The bound, however the machine schedules the work: with no answer ever, the
+            // refresh starts as many feeds as it will, then waits. Cancelled once 3 requests are
+            // in, it returns only when every feed it started has, so the fetches counted then are
+            // all it started.
+            let (bounded, fetcher) = countingService(database, server, limit: 3)
+            server.holdAll { _ in false }
+            let held = Task { try await bounded.refresh() }
+            try await server.wait { $0.requests.count - subscribed >= 3 }
+            held.cancel()
+            #expect(try await held.value.cancelled)
+            #expect(fetcher.started == 3)
+            #expect(server.maxInFlight == 3)
+
+            // A whole refresh, its answers held until 3 requests are in flight (or the last one
+            // has arrived), so that it runs as many at once as it will.
             let total = server.requests.count + urls.count
             server.holdAll { $0.inFlight >= 3 || $0.requests.count >= total }
             let events = Mutex<[RefreshEvent]>([])
@@ -272,13 +300,15 @@ struct FeedRefreshTests {
             let slow = FakeFeedServer()
             for url in urls { slow.serve(url, body: rss(title: url, prefix: "Late", count: 2)) }
             slow.holdAll { _ in false }
-            let slowService = makeService(database, slow, limit: 2)
+            let (slowService, fetcher) = countingService(database, slow, limit: 2)
             let work = Task { try await slowService.refresh() }
             try await slow.wait { $0.requests.count >= 2 }
             work.cancel()
             let summary = try await work.value
             #expect(summary.cancelled)
-            #expect(slow.requests.count == 2)  // nothing new was started
+            // Nothing new was started (counted as fetches start: a feed started after the
+            // cancel would never reach the server).
+            #expect(fetcher.started == 2 && slow.requests.count == 2)
             #expect(try await service.articles(matching: ArticleQuery(), limit: 100).count == 12)
             #expect(try await service.subscriptions().allSatisfy { $0.lastResult == .ok })
         }

@@ -152,6 +152,23 @@ extension FeedService {
     func setHeldDelay(_ delay: Duration) { heldDelay = delay }
 }
 
+/// Counts the fetches a service starts, at their start (before anything can turn a cancelled
+/// one away), and passes them on.
+final class CountingFetcher: FeedFetching {
+    private let inner: any FeedFetching
+    private let count = Mutex(0)
+
+    init(_ inner: any FeedFetching) { self.inner = inner }
+
+    /// Fetches started so far.
+    var started: Int { count.withLock { $0 } }
+
+    func fetch(_ url: URL, etag: String?, lastModified: String?) async throws(FeedError) -> FetchOutcome {
+        count.withLock { $0 += 1 }
+        return try await inner.fetch(url, etag: etag, lastModified: lastModified)
+    }
+}
+
 /// Counts parser calls.
 final class ParseCounter: Sendable {
     private let count = Mutex(0)
