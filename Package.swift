@@ -61,7 +61,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         // Test doubles for Networking (InMemoryTransport), for test targets only: it imports
-        // Testing so that an unscripted call fails the test that made it.
+        // Testing so that an unscripted call fails the test that made it. Also the gates a test
+        // awaits an event with instead of sleeping (Watched, Gate).
         .target(
             name: "NetworkingTestSupport", dependencies: ["Networking"], path: "Tests/Support/NetworkingTestSupport",
             swiftSettings: swiftSettings),

@@ -28,6 +28,8 @@ public final class URLSessionTransport: HTTPTransport {
     private let directSession: URLSession
     private let exchanges: SessionDelegate
     private let hosts: HostLimiter
+    /// The bound on exchanges per host (tests watch its queue).
+    package var hostLimiter: HostLimiter { hosts }
 
     /// Creates a transport with its own ephemeral session.
     public init(configuration: Configuration = Configuration()) {

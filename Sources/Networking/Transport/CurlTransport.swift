@@ -34,6 +34,8 @@
         private let configuration: Configuration
         private let client: CurlClient
         private let hosts: HostLimiter
+        /// The bound on exchanges per host (tests watch its queue).
+        package var hostLimiter: HostLimiter { hosts }
 
         /// Creates a transport. libcurl is not loaded until the first request.
         public init(configuration: Configuration = Configuration()) {

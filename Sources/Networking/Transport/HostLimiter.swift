@@ -18,6 +18,8 @@ package final class HostLimiter: Sendable {
         /// Tasks waiting for a slot, by origin, first come first.
         var waiting: [String: [Waiter]] = [:]
         var nextID: UInt64 = 0
+        /// Told the origin whenever a task starts waiting (see `observeWaits`).
+        var onWait: (@Sendable (String) -> Void)?
     }
 
     /// The most exchanges with one origin at a time (at least 1).
@@ -36,6 +38,18 @@ package final class HostLimiter: Sendable {
         let host = (url.host ?? "").lowercased()
         let port = url.port ?? (scheme == "https" ? 443 : 80)
         return "\(scheme)://\(host):\(port)"
+    }
+
+    /// Calls `observer` with the origin each time a task starts waiting for a slot, once it is
+    /// queued (replacing any earlier observer): a test awaits a queued request with it instead
+    /// of sleeping.
+    package func observeWaits(_ observer: @escaping @Sendable (String) -> Void) {
+        state.withLock { $0.onWait = observer }
+    }
+
+    /// How many exchanges with `origin` hold a slot now.
+    package func running(for origin: String) -> Int {
+        state.withLock { $0.running[origin, default: 0] }
     }
 
     /// Runs `body` once fewer than `limit` exchanges with `origin` are running, and counts it as
@@ -68,12 +82,12 @@ package final class HostLimiter: Sendable {
         // either finds the waiter queued or keeps it from queueing.
         let granted = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let queued = state.withLock { state -> Bool in
-                    if Task.isCancelled { return false }
+                let (queued, onWait) = state.withLock { state -> (Bool, (@Sendable (String) -> Void)?) in
+                    if Task.isCancelled { return (false, nil) }
                     state.waiting[origin, default: []].append(Waiter(id: id, continuation: continuation))
-                    return true
+                    return (true, state.onWait)
                 }
-                if !queued { continuation.resume(returning: false) }
+                if queued { onWait?(origin) } else { continuation.resume(returning: false) }
             }
         } onCancel: {
             let waiter = state.withLock { state -> Waiter? in

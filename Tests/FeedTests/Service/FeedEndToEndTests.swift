@@ -47,7 +47,9 @@ struct FeedEndToEndTests {
                 let viewModel = ArticleListViewModel(service: service, pageSize: 200)
                 await viewModel.load(ArticleQuery())
                 await viewModel.startObserving()
-                let recorder = StateRecorder(viewModel.states())
+                var states = viewModel.states().makeAsyncIterator()
+                let before = try #require(await states.next()?.loaded)
+                #expect(before.total == 100)
                 let later = Date()
                 for index in [3, 7, 11] {
                     let file = directory.appendingPathComponent("feed\(index).xml")
@@ -58,10 +60,16 @@ struct FeedEndToEndTests {
                 #expect(third.newItems == 3 && third.notModified == 17 && third.failed.isEmpty)
                 #expect(counter.calls == 23)  // exactly the three changed feeds
 
-                // Each feed's merge is its own commit, so the list publishes one difference per feed.
-                let updated = try await recorder.wait { $0.content?.total == 103 }
-                let differences = recorder.all.dropFirst().compactMap(\.content?.difference)
-                let titles = differences.flatMap(\.inserted).compactMap { updated.content?.rows[$0]?.article.title }
+                // Each feed's merge is its own commit, so the list publishes one difference per
+                // feed, until it shows all 103.
+                var differences: [SnapshotDifference<Int64>] = []
+                var updated = before
+                while updated.total < 103, let state = await states.next() {
+                    updated = try #require(state.loaded, "not a loaded state: \(state)")
+                    differences.append(updated.difference)
+                }
+                #expect(updated.total == 103)
+                let titles = differences.flatMap(\.inserted).compactMap { updated.rows[$0]?.article.title }
                 #expect(titles.sorted() == ["F11x 5", "F3x 5", "F7x 5"])
                 #expect(differences.allSatisfy { $0.deleted.isEmpty })
                 await viewModel.stopObserving()

@@ -2,13 +2,15 @@ import Foundation
 import GRDB
 import Models
 import Networking
+import NetworkingTestSupport
 import Storage
+import Store
 import Synchronization
 import Testing
 
 @testable import Feed
 
-@Suite("FeedService: refreshing")
+@Suite("FeedService: refreshing", .timeLimit(.minutes(5)))
 struct FeedRefreshTests {
     @Test("a second refresh of unchanged feeds makes one conditional request each and parses nothing")
     func unchangedFeedsAreNotParsed() async throws {
@@ -39,31 +41,29 @@ struct FeedRefreshTests {
             // No tick during the test, however slowly the machine runs: the twelve are stored
             // once the last one is answered.
             await service.setHeldDelay(.seconds(600))
-            let transactions = Mutex<[Set<Int64>]>([])
+            // The feed changes each transaction made, up to the first that inserts a feed.
             let stream = database.changes(of: .feed)
             let listening = Task {
+                var transactions: [Set<Int64>] = []
                 for await change in stream {
-                    let seen = transactions.withLock { list -> Set<Int64> in
-                        list.append(change.updated)
-                        return list.reduce(into: Set<Int64>()) { $0.formUnion($1) }
-                    }
-                    if seen.isSuperset(of: ids) { return }
+                    if !change.inserted.isEmpty { break }
+                    transactions.append(change.updated)
                 }
+                return transactions
             }
             let summary = try await service.refresh()
             #expect(summary.notModified == 12)
-            // The last change set reaches the stream after the commit; wait for it (or fail).
-            let waiting = Task {
-                try await Task.sleep(for: .seconds(120))
-                listening.cancel()
-            }
-            await listening.value
-            waiting.cancel()
-            let seen = transactions.withLock { $0 }
+            // A feed subscribed after the refresh: change sets arrive in commit order, so once
+            // its insertion arrives, every change set the refresh committed has.
+            let sentinel = "https://feeds.test/after.xml"
+            server.serve(sentinel, body: rss(title: "After", count: 1))
+            _ = try await subscribe(service, [sentinel])
+            let seen = await listening.value
             #expect(seen.reduce(into: Set<Int64>()) { $0.formUnion($1) }.isSuperset(of: ids))
             // One transaction per feed before; one now.
             #expect(seen.count == 1, "\(seen.count) transactions for 12 feeds")
-            #expect(try await service.subscriptions().allSatisfy { $0.lastResult == .notModified })
+            let refreshed = try await service.subscriptions().filter { ids.contains($0.id ?? 0) }
+            #expect(refreshed.count == 12 && refreshed.allSatisfy { $0.lastResult == .notModified })
         }
     }
 
@@ -91,18 +91,32 @@ struct FeedRefreshTests {
         return (server, service, fastFeed)
     }
 
+    /// A service over `database` and `server` with at most `limit` feeds at once, and the
+    /// counter of the fetches it starts.
+    func countingService(_ database: AppDatabase, _ server: FakeFeedServer, limit: Int) -> (
+        FeedService, CountingFetcher
+    ) {
+        let fetcher = CountingFetcher(HTTPFeedFetcher(transport: server.transport, now: { referenceNow }))
+        let service = FeedService(
+            store: LocalStore(database: database), fetcher: fetcher, now: { referenceNow },
+            maxConcurrentRefreshes: { limit })
+        return (service, fetcher)
+    }
+
     @Test("a slow server does not hold back the report of a feed that answered 304 long before")
     func heldFeedsAreReportedWithoutWaitingForSlowOnes() async throws {
         try await withTemporaryDatabase { database in
             let (server, service, _) = try await subscribeFastAndSlow(database)
             let earlier = server.answered.count
-            // The slow server answers only once the fast feed is reported (or after 30 s, when
-            // the fast one waited for it): the order does not depend on how busy the machine is.
+            // The slow server answers only once the fast feed is reported: the order does not
+            // depend on how busy the machine is. (A refresh whose report of the fast feed waited
+            // for the slow one would wait forever, until the time limit cancels it.)
             let answeredWhenFastReported = Mutex<[String]?>(nil)
-            server.hold(Self.slow, atMost: .seconds(30)) { answeredWhenFastReported.withLock { $0 != nil } }
+            server.hold(Self.slow)
             let summary = try await service.refresh { event in
                 if case .feedFinished(let feed, _, _, _) = event, feed.url.absoluteString == Self.fast {
                     answeredWhenFastReported.withLock { $0 = Array(server.answered.dropFirst(earlier)) }
+                    server.release(Self.slow)
                 }
             }
             #expect(summary.notModified == 2)
@@ -226,14 +240,33 @@ struct FeedRefreshTests {
     @Test("at most maxConcurrentRefreshes requests are in flight, and progress reports every feed")
     func boundedConcurrencyAndProgress() async throws {
         try await withTemporaryDatabase { database in
-            let server = FakeFeedServer(delay: .milliseconds(20))
+            let server = FakeFeedServer()
             let urls = (0..<12).map { "https://c.test/\($0)" }
             for url in urls { server.serve(url, body: rss(title: url, count: 1)) }
             let service = makeService(database, server, limit: 3)
             _ = try await subscribe(service, urls)
+            let subscribed = server.requests.count
+
+            // The bound, however the machine schedules the work: with no answer ever, the
+            // refresh starts as many feeds as it will, then waits. Cancelled once 3 requests are
+            // in, it returns only when every feed it started has, so the fetches counted then are
+            // all it started.
+            let (bounded, fetcher) = countingService(database, server, limit: 3)
+            server.holdAll { _ in false }
+            let held = Task { try await bounded.refresh() }
+            try await server.wait { $0.requests.count - subscribed >= 3 }
+            held.cancel()
+            #expect(try await held.value.cancelled)
+            #expect(fetcher.started == 3)
+            #expect(server.maxInFlight == 3)
+
+            // A whole refresh, its answers held until 3 requests are in flight (or the last one
+            // has arrived), so that it runs as many at once as it will.
+            let total = server.requests.count + urls.count
+            server.holdAll { $0.inFlight >= 3 || $0.requests.count >= total }
             let events = Mutex<[RefreshEvent]>([])
             _ = try await service.refresh { event in events.withLock { $0.append(event) } }
-            #expect(server.maxInFlight <= 3)
+            #expect(server.maxInFlight == 3)
             let recorded = events.withLock { $0 }
             #expect(recorded.first == .started(total: 12))
             let finished = recorded.compactMap { event -> Int? in
@@ -263,15 +296,19 @@ struct FeedRefreshTests {
             for url in urls { server.serve(url, body: rss(title: url, count: 2)) }
             let service = makeService(database, server, limit: 2)
             _ = try await subscribe(service, urls)
-            let slow = FakeFeedServer(delay: .seconds(30))
+            // A server that never answers: its requests end only when cancelled.
+            let slow = FakeFeedServer()
             for url in urls { slow.serve(url, body: rss(title: url, prefix: "Late", count: 2)) }
-            let slowService = makeService(database, slow, limit: 2)
+            slow.holdAll { _ in false }
+            let (slowService, fetcher) = countingService(database, slow, limit: 2)
             let work = Task { try await slowService.refresh() }
-            while slow.requests.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            try await slow.wait { $0.requests.count >= 2 }
             work.cancel()
             let summary = try await work.value
             #expect(summary.cancelled)
-            #expect(slow.requests.count == 2)  // nothing new was started
+            // Nothing new was started (counted as fetches start: a feed started after the
+            // cancel would never reach the server).
+            #expect(fetcher.started == 2 && slow.requests.count == 2)
             #expect(try await service.articles(matching: ArticleQuery(), limit: 100).count == 12)
             #expect(try await service.subscriptions().allSatisfy { $0.lastResult == .ok })
         }
@@ -279,52 +316,55 @@ struct FeedRefreshTests {
 
     @Test("feeds go on starting while their stored-together states wait for the writer")
     func heldStatesWaitingForTheWriterDoNotStopTheRefresh() async throws {
-        // Whether a write transaction has begun (its BEGIN waits for the lock) since armed.
+        let server = FakeFeedServer()
+        let urls = serveNumberedFeeds(server, count: 3, items: 2)
+        // One feed at a time. The second answers only once the first one's state is being
+        // stored (at the tick, while the second is in flight: its write transaction begins,
+        // and its BEGIN waits for the lock), so the third can start only if that store does
+        // not hold up the refresh.
         let armed = Mutex(false)
         let writeBegun = Mutex(false)
         let traced: @Sendable (String) -> Void = { sql in
-            if sql.hasPrefix("BEGIN IMMEDIATE"), armed.withLock({ $0 }) { writeBegun.withLock { $0 = true } }
+            if sql.hasPrefix("BEGIN IMMEDIATE"), armed.withLock({ $0 }) {
+                writeBegun.withLock { $0 = true }
+                server.release(urls[1])
+            }
         }
         // The batch waits for the writer as long as the test holds it, which on a busy machine
-        // can be longer than the default 5 s.
+        // can be longer than the default 5 s. (A refresh that waits for the batch gets no third
+        // request until the batch gives up, after these 120 s, and then reports it failed.)
         try await withTemporaryDatabase(options: .init(busyTimeout: .seconds(120)), onStatement: traced) { database in
-            let server = FakeFeedServer()
-            let urls = serveNumberedFeeds(server, count: 3, items: 2)
-            // One feed at a time. The second answers only once the first one's state is being
-            // stored (at the tick, while the second is in flight), so the third can start only
-            // if that store does not hold up the refresh.
             let service = makeService(database, server, limit: 1)
             _ = try await subscribe(service, urls)
-            server.hold(urls[1], atMost: .seconds(60)) { writeBegun.withLock { $0 } }
+            server.hold(urls[1])
             let before = server.requests.count
-            // Another connection holds the write lock, as a long merge would.
-            let released = Mutex(false)
-            let holding = Mutex(false)
+            // Another connection holds the write lock, as a long merge would, until released.
+            let holding = Gate()
+            let release = DispatchSemaphore(value: 0)
             let blocker = try DatabaseQueue(path: database.path)
             let thread = Thread {
-                try? blocker.inTransaction(.immediate) { _ in
-                    holding.withLock { $0 = true }
-                    while !released.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.005) }
-                    return .commit
+                do {
+                    try blocker.inTransaction(.immediate) { _ in
+                        holding.open()
+                        release.wait()
+                        return .commit
+                    }
+                } catch {
+                    Issue.record("the blocker could not hold the write lock: \(error)")
                 }
+                holding.open()
             }
             thread.start()
-            while !holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+            defer { release.signal() }
+            try await holding.wait()
             armed.withLock { $0 = true }
             let work = Task { try await service.refresh() }
-            // Every feed is asked for while the first one's state still waits for the writer
-            // (given 30 s, however busy the machine: a refresh that waits never gets there).
-            var allAsked = false
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !allAsked && ContinuousClock.now < deadline {
-                allAsked = server.requests.count - before == urls.count
-                if !allAsked { try await Task.sleep(for: .milliseconds(5)) }
-            }
-            released.withLock { $0 = true }
+            // Every feed is asked for while the first one's state still waits for the writer.
+            try await server.wait { $0.requests.count - before >= urls.count }
+            release.signal()
             let summary = try await work.value
-            #expect(
-                allAsked, "only \(server.requests.count - before) of 3 feeds were asked for while the writer was held")
-            #expect(summary.notModified == 3 && summary.failed.isEmpty)
+            #expect(server.requests.count - before == urls.count)
+            #expect(summary.notModified == 3 && summary.failed.isEmpty && !summary.storingFailed)
             #expect(writeBegun.withLock { $0 }, "no state was stored while the second feed was in flight")
         }
     }
@@ -333,7 +373,7 @@ struct FeedRefreshTests {
     func cancellationKeepsHeldFeeds() async throws {
         try await withTemporaryDatabase { database in
             let (server, service, fastFeed) = try await subscribeFastAndSlow(database)
-            server.hold(Self.slow, atMost: .seconds(30)) { false }
+            server.hold(Self.slow)  // never released: the slow feed ends only when cancelled
             let later = Date(timeIntervalSince1970: referenceNow.timeIntervalSince1970 + 3_600)
             let earlier = server.answered.count
             let refreshing = makeService(database, server, now: { later })
@@ -346,9 +386,7 @@ struct FeedRefreshTests {
                 }
             }
             // Cancel as soon as the fast feed is answered: it is held then, its state not yet stored.
-            while !server.answered.dropFirst(earlier).contains(Self.fast) {
-                try await Task.sleep(for: .milliseconds(1))
-            }
+            try await server.wait { $0.answered.dropFirst(earlier).contains(Self.fast) }
             work.cancel()
             let summary = try await work.value
             #expect(summary.cancelled)

@@ -40,7 +40,7 @@ func rss(title: String, prefix: String = "Item", count: Int, link: String = "htt
 }
 
 /// A feed server in memory: documents by URL with ETags, conditional GETs answered with 304,
-/// scripted statuses, an optional gate that holds requests, and counters. A request for a URL
+/// scripted statuses, holds on answers, and counters a test can wait on. A request for a URL
 /// nothing is served at fails the test (and is answered 404): a test that expects a 404 serves
 /// it (`serveNotFound`).
 final class FakeFeedServer: Sendable {
@@ -51,71 +51,84 @@ final class FakeFeedServer: Sendable {
         var etag: String?
     }
 
-    private struct State {
-        var resources: [String: Resource] = [:]
-        var requests: [HTTPRequest] = []
-        var inFlight = 0
-        var maxInFlight = 0
-        var gates: [String: Gate] = [:]
-        var answered: [String] = []
+    /// What the server has seen; a test waits for a state of it with `wait(until:)`.
+    struct Traffic: Sendable {
+        fileprivate(set) var resources: [String: Resource] = [:]
+        /// Every request, in the order they arrived.
+        fileprivate(set) var requests: [HTTPRequest] = []
+        /// Requests arrived and not yet answered (held ones included).
+        fileprivate(set) var inFlight = 0
+        /// The most requests in flight at once.
+        fileprivate(set) var maxInFlight = 0
+        /// The URLs answered so far (or given up on when cancelled), in that order.
+        fileprivate(set) var answered: [String] = []
+        /// Held answers, by URL: each waits until its condition holds.
+        fileprivate var holds: [String: @Sendable (Traffic) -> Bool] = [:]
+        /// A condition every answer waits for, if any.
+        fileprivate var holdAll: (@Sendable (Traffic) -> Bool)?
+        /// URLs whose held answers were let go.
+        fileprivate(set) var released: Set<String> = []
     }
 
-    /// An answer held until `isOpen` says so, or for `atMost` if it never does.
-    struct Gate: Sendable {
-        let atMost: Duration
-        let isOpen: @Sendable () -> Bool
-    }
-
-    private let state = Mutex(State())
-    let delay: Duration
-
-    init(delay: Duration = .zero) { self.delay = delay }
+    private let traffic = Watched(Traffic())
 
     func serve(_ url: String, body: Data, etag: String? = nil, status: Int = 200, headers: [String: String] = [:]) {
-        state.withLock { $0.resources[url] = Resource(status: status, body: body, headers: headers, etag: etag) }
+        traffic.update { $0.resources[url] = Resource(status: status, body: body, headers: headers, etag: etag) }
     }
 
-    /// Answers requests for `url` only once `isOpen()` is true, or after `atMost` if it never is:
-    /// an order of events that does not depend on how busy the machine is.
-    func hold(_ url: String, atMost: Duration, until isOpen: @escaping @Sendable () -> Bool) {
-        state.withLock { $0.gates[url] = Gate(atMost: atMost, isOpen: isOpen) }
+    /// Holds the answers to requests for `url` until `release(url)`: a test lets the server
+    /// answer when the event it waits for has happened. A held request whose task is cancelled
+    /// fails with `.cancelled`, so a hold never released is a request that never answers.
+    func hold(_ url: String) {
+        traffic.update { $0.holds[url] = { $0.released.contains(url) } }
+    }
+
+    /// Lets the held answers to `url` go, now and from now on.
+    func release(_ url: String) {
+        traffic.update { _ = $0.released.insert(url) }
+    }
+
+    /// Holds every answer until `condition` holds for the traffic (checked again whenever a
+    /// request arrives, is answered or is released).
+    func holdAll(until condition: @escaping @Sendable (Traffic) -> Bool) {
+        traffic.update { $0.holdAll = condition }
+    }
+
+    /// Waits until the traffic satisfies `condition` (`CancellationError` if cancelled first).
+    @discardableResult
+    func wait(until condition: @escaping @Sendable (Traffic) -> Bool) async throws -> Traffic {
+        try await traffic.wait(until: condition)
     }
 
     /// The URLs answered so far, in the order their answers were sent.
-    var answered: [String] { state.withLock { $0.answered } }
+    var answered: [String] { traffic.value.answered }
 
     /// Answers 404 at each of `urls`.
     func serveNotFound(_ urls: [String]) {
         for url in urls { serve(url, body: Data(), status: 404) }
     }
 
-    var requests: [HTTPRequest] { state.withLock { $0.requests } }
-    var maxInFlight: Int { state.withLock { $0.maxInFlight } }
+    var requests: [HTTPRequest] { traffic.value.requests }
+    var maxInFlight: Int { traffic.value.maxInFlight }
     func requests(to url: String) -> [HTTPRequest] { requests.filter { $0.url.absoluteString == url } }
 
     var transport: InMemoryTransport {
         InMemoryTransport { request throws(NetworkError) in
-            let (resource, gate) = self.state.withLock { state -> (Resource?, Gate?) in
-                state.requests.append(request)
-                state.inFlight += 1
-                state.maxInFlight = max(state.maxInFlight, state.inFlight)
-                let url = request.url.absoluteString
-                return (state.resources[url], state.gates[url])
+            let url = request.url.absoluteString
+            let (resource, holds) = self.traffic.update { traffic in
+                traffic.requests.append(request)
+                traffic.inFlight += 1
+                traffic.maxInFlight = max(traffic.maxInFlight, traffic.inFlight)
+                return (traffic.resources[url], [traffic.holds[url], traffic.holdAll].compactMap { $0 })
             }
             defer {
-                self.state.withLock {
+                self.traffic.update {
                     $0.inFlight -= 1
-                    $0.answered.append(request.url.absoluteString)
+                    $0.answered.append(url)
                 }
             }
-            if self.delay > .zero {
-                do { try await Task.sleep(for: self.delay) } catch { throw .cancelled }
-            }
-            if let gate {
-                let deadline = ContinuousClock.now + gate.atMost
-                while !gate.isOpen() && ContinuousClock.now < deadline {
-                    do { try await Task.sleep(for: .milliseconds(2)) } catch { throw .cancelled }
-                }
+            for hold in holds {
+                do { try await self.traffic.wait(until: hold) } catch { throw .cancelled }
             }
             guard let resource else {
                 Issue.record(
@@ -137,6 +150,23 @@ final class FakeFeedServer: Sendable {
 extension FeedService {
     /// Sets how long a refreshed feed with nothing new waits to be stored with others.
     func setHeldDelay(_ delay: Duration) { heldDelay = delay }
+}
+
+/// Counts the fetches a service starts, at their start (before anything can turn a cancelled
+/// one away), and passes them on.
+final class CountingFetcher: FeedFetching {
+    private let inner: any FeedFetching
+    private let count = Mutex(0)
+
+    init(_ inner: any FeedFetching) { self.inner = inner }
+
+    /// Fetches started so far.
+    var started: Int { count.withLock { $0 } }
+
+    func fetch(_ url: URL, etag: String?, lastModified: String?) async throws(FeedError) -> FetchOutcome {
+        count.withLock { $0 += 1 }
+        return try await inner.fetch(url, etag: etag, lastModified: lastModified)
+    }
 }
 
 /// Counts parser calls.

@@ -7,70 +7,45 @@ import Testing
 
 @testable import Feed
 
-/// Collects a view model's states as they are published.
-final class StateRecorder<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
-    private let task = Mutex<Task<Void, Never>?>(nil)
-
-    init(_ stream: AsyncStream<Value>, onEach: (@Sendable (Value) async -> Void)? = nil) {
-        task.withLock {
-            $0 = Task {
-                for await value in stream {
-                    await onEach?(value)
-                    self.values.withLock { $0.append(value) }
-                }
-            }
-        }
+extension ViewState {
+    /// The content of a `.loaded` state; `nil` for any other.
+    var loaded: Content? {
+        if case .loaded(let content) = self { content } else { nil }
     }
-
-    var all: [Value] { values.withLock { $0 } }
-
-    /// Waits (bounded by 60 s, which only a failing test waits out) until a recorded value
-    /// satisfies `condition`.
-    func wait(for condition: (Value) -> Bool) async throws -> Value {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if let match = all.last(where: condition) { return match }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        Issue.record("no state matched in time; states: \(all)")
-        throw CancellationError()
-    }
-
-    deinit { task.withLock { $0?.cancel() } }
 }
 
-@Suite("View models")
+/// Each view-model test reads the states in the order they were published, one at a time from
+/// the view model's own stream (which keeps every state until it is read), and checks each.
+@Suite("View models", .timeLimit(.minutes(5)))
 struct ViewModelTests {
     @Test("a refresh publishes loaded only after the articles are stored (the seed's early table reload)")
     func loadedOnlyAfterDataIsStored() async throws {
         try await withTemporaryDatabase { database in
-            // Built here, not with subscribedService: the recorder's closure captures `service`,
-            // and passing it through a helper first crashes Swift 6.3.1's SendNonSendable pass.
             let server = FakeFeedServer()
             server.serve("https://v.test/feed", body: rss(title: "V", count: 2))
             let service = makeService(database, server)
-            _ = try await service.subscribe(url: #require(URL(string: "https://v.test/feed")))
+            let feed = try await service.subscribe(url: #require(URL(string: "https://v.test/feed"))).feed
+            let id = try #require(feed.id)
             let viewModel = FeedListViewModel(service: service)
+            var states = viewModel.states().makeAsyncIterator()
+            #expect(await states.next() == .idle)
             await viewModel.load()
+            #expect(await states.next() == .loading(previous: nil))
+            let first = try #require(await states.next()?.loaded)
+            #expect(first.orderedRows.map(\.feed.title) == ["V"])
+            #expect(first.rows[id]?.counts == ArticleCounts(unread: 2, total: 2))
+
             server.serve("https://v.test/feed", body: rss(title: "V", count: 5))
-            let observedCounts = Mutex<[String]>([])
-            let recorder = StateRecorder(viewModel.states()) { state in
-                // Whenever loaded is published, the database must already hold what it shows.
-                guard case .loaded(let content) = state, let row = content.orderedRows.first else { return }
-                let stored = (try? await service.articleCounts()[row.id]?.total) ?? -1
-                observedCounts.withLock { $0.append("shown \(row.counts.total) stored \(stored)") }
-            }
             _ = try await viewModel.refresh()
-            _ = try await recorder.wait {
-                if case .loaded(let c) = $0 { c.orderedRows.first?.counts.total == 5 } else { false }
-            }
-            let states = recorder.all
-            let loadingIndex = try #require(states.firstIndex { $0.isLoading })
-            let loadedIndex = try #require(states.lastIndex { if case .loaded = $0 { true } else { false } })
-            #expect(loadingIndex < loadedIndex)
-            #expect(observedCounts.withLock { $0 }.last == "shown 5 stored 5")
-            #expect(states[loadingIndex].content?.orderedRows.first?.counts.total == 2)  // the old list stays up
+            // The old list stays up while loading; the next state is the list with the new
+            // articles stored, never the old one (or one read before the merge) as loaded.
+            #expect(await states.next() == .loading(previous: first))
+            let refreshed = try #require(await states.next()?.loaded)
+            #expect(refreshed.rows[id]?.counts == ArticleCounts(unread: 5, total: 5))
+            #expect(refreshed.difference.reloaded == [id])
+            #expect(refreshed.difference.inserted.isEmpty && refreshed.difference.deleted.isEmpty)
+            // And nothing was published after it.
+            #expect(viewModel.state == .loaded(refreshed))
         }
     }
 
@@ -102,18 +77,25 @@ struct ViewModelTests {
             let (a, b) = (feeds[0], feeds[1])
             let viewModel = FeedListViewModel(service: service)
             await viewModel.load()
+            let shown = try #require(viewModel.state.loaded)
             viewModel.startObserving()
-            let recorder = StateRecorder(viewModel.states())
+            var states = viewModel.states().makeAsyncIterator()
+            #expect(await states.next() == .loaded(shown))
+            let (aID, bID) = (try #require(a.id), try #require(b.id))
             let other = makeService(database, server)  // another writer on the same database
-            try await other.markAllRead(feedID: #require(a.id))
-            let afterRead = try await recorder.wait {
-                if case .loaded(let c) = $0 { c.rows[a.id ?? 0]?.counts.unread == 0 } else { false }
-            }
-            #expect(afterRead.content?.difference.reloaded == [a.id].compactMap { $0 })
-            #expect(afterRead.content?.difference.deleted.isEmpty == true)
-            try await other.unsubscribe(id: #require(b.id))
-            let afterRemove = try await recorder.wait { $0.content?.rows.count == 1 }
-            #expect(afterRemove.content?.difference.deleted == [b.id].compactMap { $0 })
+            // One change, one reload: A's unread count drops to 0, A alone reloaded.
+            try await other.markAllRead(feedID: aID)
+            let afterRead = try #require(await states.next()?.loaded)
+            #expect(afterRead.rows[aID]?.counts == ArticleCounts(unread: 0, total: 3))
+            #expect(afterRead.rows[bID]?.counts == ArticleCounts(unread: 1, total: 1))
+            #expect(afterRead.difference.reloaded == [aID])
+            #expect(afterRead.difference.inserted.isEmpty && afterRead.difference.deleted.isEmpty)
+            // Then B goes: a delete, A's row as it was.
+            try await other.unsubscribe(id: bID)
+            let afterRemove = try #require(await states.next()?.loaded)
+            #expect(afterRemove.orderedRows.map(\.feed.title) == ["A"])
+            #expect(afterRemove.difference.deleted == [bID])
+            #expect(afterRemove.difference.reloaded.isEmpty && afterRemove.difference.inserted.isEmpty)
             viewModel.stopObserving()
         }
     }
@@ -141,23 +123,30 @@ struct ViewModelTests {
 
             await viewModel.load(ArticleQuery(feedID: feed.id, unreadOnly: true))
             await viewModel.startObserving()
-            let recorder = StateRecorder(viewModel.states())
+            var states = viewModel.states().makeAsyncIterator()
+            let shown = try #require(await states.next()?.loaded)
+            #expect(shown.orderedRows.map(\.article.title) == ["Item 6", "Item 5", "Item 4"])
             let top = try #require(first.orderedRows.first)
             let other = makeService(database, server)
+            // Read elsewhere: it leaves the unread list, the next one moves up.
             try await other.mark([top.id], .read)
-            let afterRead = try await recorder.wait { $0.content?.difference.deleted == [top.id] }
-            #expect(afterRead.content?.orderedRows.map(\.article.title) == ["Item 5", "Item 4", "Item 3"])
-            #expect(afterRead.content?.total == 6)
+            let afterRead = try #require(await states.next()?.loaded)
+            #expect(afterRead.difference.deleted == [top.id])
+            #expect(afterRead.orderedRows.map(\.article.title) == ["Item 5", "Item 4", "Item 3"])
+            #expect(afterRead.total == 6)
 
             // The feed changes a title: the row is reloaded in place, not deleted and inserted.
             let changed = String(decoding: rss(title: "A", count: 7), as: UTF8.self)
                 .replacingOccurrences(of: "<title>Item 5</title>", with: "<title>Item 5 (updated)</title>")
             server.serve("https://a.test/f", body: Data(changed.utf8))
             _ = try await other.refresh()
-            let afterTitle = try await recorder.wait { $0.content?.difference.reloaded.isEmpty == false }
-            #expect(afterTitle.content?.orderedRows.first?.article.title == "Item 5 (updated)")
-            #expect(afterTitle.content?.difference.inserted.isEmpty == true)
-            #expect(afterTitle.content?.difference.deleted.isEmpty == true)
+            let afterTitle = try #require(await states.next()?.loaded)
+            let item5 = try #require(afterRead.orderedRows.first?.id)
+            #expect(afterTitle.orderedRows.first?.article.title == "Item 5 (updated)")
+            #expect(afterTitle.difference.reloaded == [item5])
+            #expect(afterTitle.difference.inserted.isEmpty)
+            #expect(afterTitle.difference.deleted.isEmpty)
+            await viewModel.stopObserving()
         }
     }
 

@@ -10,18 +10,36 @@ private let now = Date(timeIntervalSince1970: 1_795_348_800)
 
 private struct Me: Decodable, Equatable { var name: String }
 
+/// Counts callers as they start and lets a refresh wait until all `expected` have: a refresh
+/// held that way overlaps every one of them, however the tasks happen to be scheduled.
+private final class Arrivals: Sendable {
+    let expected: Int
+    private let count = Watched(0)
+
+    init(_ expected: Int) { self.expected = expected }
+
+    func arrive() { count.update { $0 += 1 } }
+
+    /// Waits until `expected` have arrived (`.cancelled` if the waiting task is cancelled first).
+    func all() async throws(NetworkError) {
+        let expected = self.expected
+        do { try await count.wait { $0 >= expected } } catch { throw .cancelled }
+    }
+}
+
 /// Counts refresh calls and hands out numbered tokens.
 private final class RefreshCounter: Sendable {
     private let count = Mutex(0)
     var calls: Int { count.withLock { $0 } }
 
-    func refresh(delay: Duration = .milliseconds(20)) -> @Sendable (Token) async throws(NetworkError) -> Token {
+    /// A refresh that answers once `arrivals` are all in (at once without).
+    func refresh(after arrivals: Arrivals? = nil) -> @Sendable (Token) async throws(NetworkError) -> Token {
         { _ throws(NetworkError) in
             let number = self.count.withLock { value -> Int in
                 value += 1
                 return value
             }
-            try? await Task.sleep(for: delay)
+            try await arrivals?.all()
             return Token(accessToken: "fresh-\(number)", refreshToken: "r", expiresAt: now.addingTimeInterval(3600))
         }
     }
@@ -42,7 +60,7 @@ private func server(accepting valid: @escaping @Sendable (String) -> Bool, inval
     }
 }
 
-@Suite("Authenticator")
+@Suite("Authenticator", .timeLimit(.minutes(5)))
 struct AuthenticatorTests {
     func client(_ transport: InMemoryTransport, _ authenticator: Authenticator) -> AuthenticatedClient {
         AuthenticatedClient(
@@ -55,11 +73,16 @@ struct AuthenticatorTests {
             let counter = RefreshCounter()
             let store = InMemoryTokenStore(
                 Token(accessToken: "old", refreshToken: "r", expiresAt: now.addingTimeInterval(-10)))
-            let authenticator = Authenticator(store: store, now: { now }, refresh: counter.refresh())
+            // The refresh answers only once all 100 callers have asked: they all overlap it.
+            let callers = Arrivals(100)
+            let authenticator = Authenticator(store: store, now: { now }, refresh: counter.refresh(after: callers))
             let api = client(server { $0.hasPrefix("fresh") }, authenticator)
             let results = await withTaskGroup(of: Bool.self) { group in
                 for _ in 0..<100 {
-                    group.addTask { (try? await api.execute(Endpoint<Me>.get("me"))) == Me(name: "Jo") }
+                    group.addTask {
+                        callers.arrive()
+                        return (try? await api.execute(Endpoint<Me>.get("me"))) == Me(name: "Jo")
+                    }
                 }
                 return await group.reduce(into: [Bool]()) { $0.append($1) }
             }
@@ -75,11 +98,19 @@ struct AuthenticatorTests {
             let counter = RefreshCounter()
             let store = InMemoryTokenStore(
                 Token(accessToken: "revoked", refreshToken: "r", expiresAt: now.addingTimeInterval(3600)))
-            let authenticator = Authenticator(store: store, now: { now }, refresh: counter.refresh())
+            // The refresh answers only once all 20 callers have asked: each overlaps it, rejected
+            // with the revoked token or waiting for the refresh the first rejection started.
+            let callers = Arrivals(20)
+            let authenticator = Authenticator(store: store, now: { now }, refresh: counter.refresh(after: callers))
             let transport = server { $0.hasPrefix("fresh") }
             let api = client(transport, authenticator)
             let results = await withTaskGroup(of: Bool.self) { group in
-                for _ in 0..<20 { group.addTask { (try? await api.execute(Endpoint<Me>.get("me"))) != nil } }
+                for _ in 0..<20 {
+                    group.addTask {
+                        callers.arrive()
+                        return (try? await api.execute(Endpoint<Me>.get("me"))) != nil
+                    }
+                }
                 return await group.reduce(into: [Bool]()) { $0.append($1) }
             }
             #expect(results.allSatisfy { $0 })
@@ -96,7 +127,7 @@ struct AuthenticatorTests {
     func invalidTokenBody() async throws {
         let counter = RefreshCounter()
         let store = InMemoryTokenStore(Token(accessToken: "revoked", refreshToken: "r"))
-        let authenticator = Authenticator(store: store, now: { now }, refresh: counter.refresh(delay: .zero))
+        let authenticator = Authenticator(store: store, now: { now }, refresh: counter.refresh())
         let me = try await client(server(accepting: { $0.hasPrefix("fresh") }, invalidBody: true), authenticator)
             .execute(Endpoint<Me>.get("me"))
         #expect(me == Me(name: "Jo"))
@@ -107,7 +138,7 @@ struct AuthenticatorTests {
     func secondRejectionSurfaces() async throws {
         let counter = RefreshCounter()
         let authenticator = Authenticator(
-            store: InMemoryTokenStore(Token(accessToken: "a")), now: { now }, refresh: counter.refresh(delay: .zero))
+            store: InMemoryTokenStore(Token(accessToken: "a")), now: { now }, refresh: counter.refresh())
         let transport = server { _ in false }
         await #expect(throws: NetworkError.self) {
             try await client(transport, authenticator).execute(Endpoint<Me>.get("me"))
@@ -132,7 +163,7 @@ struct AuthenticatorTests {
     func alreadyRefreshed() async throws {
         let counter = RefreshCounter()
         let store = InMemoryTokenStore(Token(accessToken: "old", refreshToken: "r"))
-        let authenticator = Authenticator(store: store, now: { now }, refresh: counter.refresh(delay: .zero))
+        let authenticator = Authenticator(store: store, now: { now }, refresh: counter.refresh())
         // First caller: rejected, refreshes.
         let first = try await authenticator.token(replacing: Token(accessToken: "old"))
         #expect(first.accessToken == "fresh-1")
@@ -148,15 +179,18 @@ struct AuthenticatorTests {
             let calls = Mutex(0)
             let store = InMemoryTokenStore(
                 Token(accessToken: "old", refreshToken: "r", expiresAt: now.addingTimeInterval(-1)))
+            // The refresh is refused only once all 10 callers have asked: they all overlap it.
+            let callers = Arrivals(10)
             let refuse: @Sendable (Token) async throws(NetworkError) -> Token = { _ throws(NetworkError) in
                 calls.withLock { $0 += 1 }
-                try? await Task.sleep(for: .milliseconds(10))
+                try await callers.all()
                 throw .status(HTTPResponse(status: 401, url: base))
             }
             let authenticator = Authenticator(store: store, now: { now }, refresh: refuse)
             let outcomes = await withTaskGroup(of: NetworkError?.self) { group in
                 for _ in 0..<10 {
                     group.addTask { () -> NetworkError? in
+                        callers.arrive()
                         do throws(NetworkError) {
                             _ = try await authenticator.validToken()
                             return nil
@@ -176,7 +210,7 @@ struct AuthenticatorTests {
         let counter = RefreshCounter()
         let authenticator = Authenticator(
             store: InMemoryTokenStore(Token(accessToken: "a")), maxRefreshes: 3, window: 60, now: { now },
-            refresh: counter.refresh(delay: .zero))
+            refresh: counter.refresh())
         var token = Token(accessToken: "a")
         for _ in 0..<3 { token = try await authenticator.token(replacing: token) }
         await #expect(throws: NetworkError.refreshLoop) { try await authenticator.token(replacing: token) }

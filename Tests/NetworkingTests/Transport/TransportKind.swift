@@ -37,6 +37,14 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 }
 
+/// The bound on exchanges per host inside a transport a `TransportKind` made.
+func hostLimiter(of transport: any HTTPTransport) -> HostLimiter? {
+    #if os(Linux)
+        if let curl = transport as? CurlTransport { return curl.hostLimiter }
+    #endif
+    return (transport as? URLSessionTransport)?.hostLimiter
+}
+
 /// Asks the loopback server a question (`/landings/<id>`, `/sent/<id>`, ...) through the
 /// platform's default transport, and returns the answer's text.
 func probe(_ base: URL, _ path: String) async throws -> String {
