@@ -177,8 +177,13 @@ package final class XMLPushParser {
     /// The line libxml2 has read to.
     package var line: Int { Int(xmlSAX2GetLineNumber(context)) }
 
-    /// Hands `bytes` to libxml2 (`final`: they end the document); dropped once stopped, and
-    /// refused past the size limit.
+    /// How much of a document libxml2 is given at a time: a reader may hand over more at once
+    /// (a whole document), which is fed in pieces of this size, so libxml2 holds a window of
+    /// it and never trips over its own 10 MB lookup limit.
+    package static let chunkSize = 256 * 1024
+
+    /// Hands `bytes` to libxml2 in chunks of at most `chunkSize` (`final`: they end the
+    /// document); dropped once stopped, and refused past the size limit.
     package func push(_ bytes: UnsafeRawBufferPointer, final: Bool = false) {
         guard !stopped else { return }
         fed += bytes.count
@@ -188,7 +193,7 @@ package final class XMLPushParser {
         }
         var rest = bytes[...]
         repeat {
-            let piece = rest.prefix(1 << 30)
+            let piece = rest.prefix(Self.chunkSize)
             rest = rest.dropFirst(piece.count)
             let start = UnsafeRawBufferPointer(rebasing: piece).baseAddress?.assumingMemoryBound(to: CChar.self)
             xmlParseChunk(context, start, Int32(piece.count), final && rest.isEmpty ? 1 : 0)

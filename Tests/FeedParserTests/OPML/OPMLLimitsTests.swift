@@ -37,6 +37,16 @@ struct OPMLLimitsTests {
         #expect(subscriptions.first?.categories.count == depth)
     }
 
+    @Test("a large OPML file within the limits is read whole (fed in chunks)")
+    func largeWithinLimits() throws {
+        let count = 250_000
+        let document = Self.opml(body: (0..<count).map { "<outline xmlUrl=\"https://a.test/\($0)\"/>" }.joined())
+        #expect(document.count > 10_000_000)
+        let subscriptions = try OPML.subscriptions(in: document)
+        #expect(subscriptions.count == count)
+        #expect(subscriptions.last?.feedURL.absoluteString == "https://a.test/\(count - 1)")
+    }
+
     @Test("more outlines than the element limit are refused")
     func tooManyElements() {
         let document = Self.opml(body: String(repeating: "<outline/>", count: OPMLReader.limits.maximumElements))
