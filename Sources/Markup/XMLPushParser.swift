@@ -96,6 +96,31 @@ package struct XMLPushSession {
     }
 }
 
+/// What the callbacks call. (Across modules these are calls, not inlined; a reader's hottest
+/// callbacks, the feed reader's text and end tags, read `owner` in place instead, a stored
+/// property of the session, so they make no call into Markup.)
+extension XMLPushSession {
+    /// The session behind a callback's user-data pointer.
+    @inlinable
+    package static func session(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<XMLPushSession>? {
+        pointer?.assumingMemoryBound(to: XMLPushSession.self)
+    }
+
+    /// The reader's state behind a callback's user-data pointer.
+    @inlinable
+    package static func owner(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        session(pointer)?.pointee.owner
+    }
+
+    /// For `startElementNs`: the reader's state, or `nil` (the parser stopped) when the
+    /// element goes past the depth or element limit.
+    @inlinable
+    package static func admit(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        guard let session = session(pointer), session.pointee.admitElement() else { return nil }
+        return session.pointee.owner
+    }
+}
+
 /// libxml2's SAX2 push parser, as every reader of XML here sets it up: no network ever, never
 /// `XML_PARSE_NOENT`, `DTDLOAD`, `DTDATTR` or `XINCLUDE`; recovery only when the reader asks
 /// for it. It owns the parser context (created, fed in chunks, stopped, freed) and applies one
@@ -105,8 +130,8 @@ package struct XMLPushSession {
 /// never an external one). It records the first error and counts them.
 ///
 /// The reader keeps its callbacks as C function pointers; they receive the session pointer
-/// and reach the reader's state with `owner(_:)` (or `admit(_:)`), so a callback costs what it
-/// cost before.
+/// and reach the reader's state through its `owner` (`XMLPushSession.owner(_:)`, or `admit(_:)`
+/// in `startElementNs`): no allocation and no trampoline per callback.
 package final class XMLPushParser {
     /// Whether a well-formedness error ends the reading (`strict`) or libxml2 reads on (`recovering`).
     package enum Mode: Sendable { case recovering, strict }
@@ -209,36 +234,16 @@ package final class XMLPushParser {
     /// Stops the parser: no callback comes after the current one.
     package func stop() { xmlStopParser(context) }
 
-    /// The session behind a callback's user-data pointer.
-    @inlinable
-    package static func session(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<XMLPushSession>? {
-        pointer?.assumingMemoryBound(to: XMLPushSession.self)
-    }
-
-    /// The reader's state behind a callback's user-data pointer.
-    @inlinable
-    package static func owner(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-        session(pointer)?.pointee.owner
-    }
-
-    /// For `startElementNs`: the reader's state, or `nil` (the parser stopped) when the
-    /// element goes past the depth or element limit.
-    @inlinable
-    package static func admit(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-        guard let session = session(pointer), session.pointee.admitElement() else { return nil }
-        return session.pointee.owner
-    }
-
     private static func installEntityAndErrorCallbacks(_ handler: inout xmlSAXHandler, entities: Bool) {
         if entities {
             handler.internalSubset = { pointer, name, externalID, systemID in
                 // The internal subset's entity declarations need a document to live in.
-                guard let context = XMLPushParser.session(pointer)?.pointee.context else { return }
+                guard let context = XMLPushSession.session(pointer)?.pointee.context else { return }
                 if context.pointee.myDoc == nil { xmlSAX2StartDocument(context) }
                 xmlSAX2InternalSubset(context, name, externalID, systemID)
             }
             handler.entityDecl = { pointer, name, type, publicID, systemID, content in
-                guard let context = XMLPushParser.session(pointer)?.pointee.context, context.pointee.myDoc != nil
+                guard let context = XMLPushSession.session(pointer)?.pointee.context, context.pointee.myDoc != nil
                 else { return }
                 xmlSAX2EntityDecl(context, name, type, publicID, systemID, content)
             }
@@ -251,11 +256,11 @@ package final class XMLPushParser {
         handler.resolveEntity = nil
         handler.getParameterEntity = nil
         handler.getEntity = { pointer, name in
-            guard let session = XMLPushParser.session(pointer), let name else { return nil }
+            guard let session = XMLPushSession.session(pointer), let name else { return nil }
             return XMLPushParser.entity(named: name, session: session)
         }
         handler.serror = { pointer, error in
-            guard let session = XMLPushParser.session(pointer), let error, let reported = XMLParseError(error)
+            guard let session = XMLPushSession.session(pointer), let error, let reported = XMLParseError(error)
             else { return }
             session.pointee.errorCount += 1
             if session.pointee.firstError == nil { session.pointee.firstError = reported }

@@ -100,7 +100,7 @@ package enum XMLTree {
     private static func makeHandler() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
         handler.startElementNs = { pointer, local, _, uri, _, _, attributeCount, _, attributes in
-            guard let state = treeState(XMLPushParser.admit(pointer)), let local else { return }
+            guard let state = treeState(XMLPushSession.admit(pointer)), let local else { return }
             var element = XMLTree.Element(
                 namespace: uri.map { String(cString: $0) } ?? "", name: String(cString: local))
             // Five pointers per attribute: local name, prefix, URI, value start, value end.
@@ -116,7 +116,7 @@ package enum XMLTree {
             state.pointee.stack.append(element)
         }
         handler.endElementNs = { pointer, _, _, _ in
-            guard let state = treeState(XMLPushParser.owner(pointer)), let element = state.pointee.stack.popLast()
+            guard let state = treeState(XMLPushSession.owner(pointer)), let element = state.pointee.stack.popLast()
             else { return }
             if state.pointee.stack.isEmpty {
                 state.pointee.root = element
@@ -125,7 +125,7 @@ package enum XMLTree {
             }
         }
         handler.characters = { pointer, bytes, length in
-            guard let state = treeState(XMLPushParser.owner(pointer)), let bytes, !state.pointee.stack.isEmpty
+            guard let state = treeState(XMLPushSession.owner(pointer)), let bytes, !state.pointee.stack.isEmpty
             else { return }
             let text = String(decoding: UnsafeBufferPointer(start: bytes, count: Int(length)), as: UTF8.self)
             state.pointee.stack[state.pointee.stack.count - 1].text += text

@@ -15,7 +15,7 @@ struct XMLPushParserTests {
     ) throws -> (elements: Int, parser: XMLPushParser) {
         var handler = xmlSAXHandler()
         handler.startElementNs = { pointer, _, _, _, _, _, _, _, _ in
-            guard let counter = XMLPushParser.admit(pointer) else { return }
+            guard let counter = XMLPushSession.admit(pointer) else { return }
             counter.assumingMemoryBound(to: Int.self).pointee += 1
         }
         let parser = try #require(XMLPushParser(handler: handler, mode: mode, limits: limits))

@@ -56,7 +56,7 @@ enum OPMLReader {
         let collector = Collector()
         var handler = xmlSAXHandler()
         handler.startElementNs = { pointer, local, _, _, _, _, attributeCount, _, attributes in
-            guard let user = XMLPushParser.admit(pointer), let local else { return }
+            guard let user = XMLPushSession.admit(pointer), let local else { return }
             var values: [String: String] = [:]
             SAXAttributes(pointer: attributes, count: Int(attributeCount)).visit { _, name, value in
                 let key = String(cString: name).lowercased()
@@ -65,7 +65,7 @@ enum OPMLReader {
             OPMLReader.collector(user).start(String(cString: local), attributes: values)
         }
         handler.endElementNs = { pointer, local, _, _ in
-            guard let user = XMLPushParser.owner(pointer), let local else { return }
+            guard let user = XMLPushSession.owner(pointer), let local else { return }
             OPMLReader.collector(user).end(String(cString: local))
         }
         guard let parser = XMLPushParser(handler: handler, mode: .recovering, limits: limits) else { return nil }

@@ -178,14 +178,14 @@ enum SAXFeedReader {
     private static func makeHandler() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
         handler.startElementNs = { pointer, local, prefix, uri, _, _, attributeCount, _, attributes in
-            guard let state = saxState(XMLPushParser.admit(pointer)), let local else { return }
+            guard XMLPushSession.admit(pointer) != nil, let state = saxState(pointer), let local else { return }
             state.pointee.builder.startElement(
                 local: local, prefix: prefix, namespace: uri,
                 attributes: SAXAttributes(pointer: attributes, count: Int(attributeCount)))
             if state.pointee.builder.wantsStop { xmlStopParser(state.pointee.context) }
         }
         handler.endElementNs = { pointer, local, _, _ in
-            guard let state = saxState(XMLPushParser.owner(pointer)), let local else { return }
+            guard let state = saxState(pointer), let local else { return }
             state.pointee.builder.endElement(local: local)
             if let input = state.pointee.context.pointee.input, let base = input.pointee.base,
                 let end = input.pointee.end
@@ -194,7 +194,7 @@ enum SAXFeedReader {
             }
         }
         handler.characters = { pointer, bytes, length in
-            guard let state = saxState(XMLPushParser.owner(pointer)), let bytes else { return }
+            guard let state = saxState(pointer), let bytes else { return }
             state.pointee.builder.characters(bytes, count: Int(length))
         }
         handler.cdataBlock = handler.characters
@@ -205,7 +205,7 @@ enum SAXFeedReader {
 
     /// What the reader notes of an error besides the parser's count and first error.
     fileprivate static func noteError(_ error: xmlErrorPtr, state pointer: UnsafeMutableRawPointer) {
-        guard let state = saxState(pointer) else { return }
+        let state = pointer.assumingMemoryBound(to: State.self)
         if error.pointee.code == Int32(XML_ERR_TAG_NAME_MISMATCH.rawValue), let endTag = error.pointee.str2 {
             state.pointee.builder.endTagMismatch(endTag)
         }
@@ -215,7 +215,9 @@ enum SAXFeedReader {
     }
 }
 
-/// The state behind a callback's user-data pointer.
+/// The state behind a callback's user-data pointer (the parser's session): its `owner`, read in
+/// place, a stored property, so a callback makes no call into Markup for it.
 private func saxState(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<SAXFeedReader.State>? {
-    pointer?.assumingMemoryBound(to: SAXFeedReader.State.self)
+    pointer?.assumingMemoryBound(to: XMLPushSession.self).pointee.owner?.assumingMemoryBound(
+        to: SAXFeedReader.State.self)
 }
