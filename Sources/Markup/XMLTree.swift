@@ -58,40 +58,34 @@ package enum XMLTree {
     package static let maximumBytes = 64 << 20
     package static let maximumDepth = 64
     package static let maximumElements = 1_000_000
-
-    private static let initialized: Void = xmlInitParser()
+    /// The limits `read` applies (`XMLPushParser`): no entity but the predefined five.
+    package static let limits = XMLLimits(
+        maximumBytes: maximumBytes, maximumDepth: maximumDepth, maximumElements: maximumElements, entityBudget: 0)
 
     package static func read(_ data: Data) throws(XMLTreeError) -> XMLTree.Element {
         guard data.count <= maximumBytes else { throw .tooLarge(bytes: data.count) }
-        _ = initialized
-        var handler = makeHandler()
         let outcome: Result<XMLTree.Element, XMLTreeError> = data.withUnsafeBytes { raw in
-            guard let start = raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count > 0 else {
-                return .failure(.malformed(line: 1, message: "the document is empty"))
-            }
-            guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
+            guard raw.count > 0 else { return .failure(.malformed(line: 1, message: "the document is empty")) }
+            guard let parser = XMLPushParser(handler: makeHandler(), mode: .strict, limits: limits) else {
                 return .failure(.malformed(line: 0, message: XMLLibrary.startFailure))
             }
-            defer {
-                if let document = context.pointee.myDoc {
-                    xmlFreeDoc(document)
-                    context.pointee.myDoc = nil
-                }
-                xmlFreeParserCtxt(context)
-            }
-            xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
             let state = UnsafeMutablePointer<TreeState>.allocate(capacity: 1)
-            state.initialize(to: TreeState(context: context))
+            state.initialize(to: TreeState())
             defer {
                 state.deinitialize(count: 1)
                 state.deallocate()
             }
-            context.pointee.userData = UnsafeMutableRawPointer(state)
-            xmlParseChunk(context, start, Int32(raw.count), 1)
-            if let failure = state.pointee.failure { return .failure(failure) }
-            if let error = state.pointee.firstError { return .failure(error) }
-            guard context.pointee.wellFormed != 0, let root = state.pointee.root else {
-                return .failure(.malformed(line: Int(xmlSAX2GetLineNumber(context)), message: "no root element"))
+            parser.owner = UnsafeMutableRawPointer(state)
+            parser.push(raw, final: true)
+            switch parser.exceeded {
+            case .tooLarge(let bytes, _)?: return .failure(.tooLarge(bytes: bytes))
+            case .tooDeep?: return .failure(.tooDeep)
+            case .tooManyElements?: return .failure(.tooManyElements)
+            case .entityBudget?, nil: break
+            }
+            if let error = parser.firstError { return .failure(.malformed(line: error.line, message: error.message)) }
+            guard parser.wellFormed, let root = state.pointee.root else {
+                return .failure(.malformed(line: parser.line, message: "no root element"))
             }
             return .success(root)
         }
@@ -99,27 +93,14 @@ package enum XMLTree {
     }
 
     fileprivate struct TreeState {
-        let context: xmlParserCtxtPtr
         var stack: [XMLTree.Element] = []
         var root: XMLTree.Element?
-        var elements = 0
-        var failure: XMLTreeError?
-        var firstError: XMLTreeError?
-
-        mutating func fail(_ error: XMLTreeError) {
-            if failure == nil { failure = error }
-            xmlStopParser(context)
-        }
     }
 
     private static func makeHandler() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
-        handler.initialized = tidings_sax2_magic()
         handler.startElementNs = { pointer, local, _, uri, _, _, attributeCount, _, attributes in
-            guard let state = treeState(pointer), let local, state.pointee.failure == nil else { return }
-            state.pointee.elements += 1
-            guard state.pointee.elements <= XMLTree.maximumElements else { return state.pointee.fail(.tooManyElements) }
-            guard state.pointee.stack.count < XMLTree.maximumDepth else { return state.pointee.fail(.tooDeep) }
+            guard let state = treeState(XMLPushSession.admit(pointer)), let local else { return }
             var element = XMLTree.Element(
                 namespace: uri.map { String(cString: $0) } ?? "", name: String(cString: local))
             // Five pointers per attribute: local name, prefix, URI, value start, value end.
@@ -135,8 +116,7 @@ package enum XMLTree {
             state.pointee.stack.append(element)
         }
         handler.endElementNs = { pointer, _, _, _ in
-            guard let state = treeState(pointer), state.pointee.failure == nil,
-                let element = state.pointee.stack.popLast()
+            guard let state = treeState(XMLPushSession.owner(pointer)), let element = state.pointee.stack.popLast()
             else { return }
             if state.pointee.stack.isEmpty {
                 state.pointee.root = element
@@ -145,23 +125,13 @@ package enum XMLTree {
             }
         }
         handler.characters = { pointer, bytes, length in
-            guard let state = treeState(pointer), let bytes, state.pointee.failure == nil,
-                !state.pointee.stack.isEmpty
+            guard let state = treeState(XMLPushSession.owner(pointer)), let bytes, !state.pointee.stack.isEmpty
             else { return }
             let text = String(decoding: UnsafeBufferPointer(start: bytes, count: Int(length)), as: UTF8.self)
             state.pointee.stack[state.pointee.stack.count - 1].text += text
         }
         handler.cdataBlock = handler.characters
-        // Only the predefined entities; a document's own declarations are never read (no
-        // internalSubset or entityDecl handler), so a reference to one is an error.
-        handler.getEntity = { _, name in name.flatMap { xmlGetPredefinedEntity($0) } }
-        handler.serror = { pointer, error in
-            guard let state = treeState(pointer), let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue,
-                state.pointee.firstError == nil
-            else { return }
-            let message = error.pointee.message.map { String(cString: $0).trimmedWhitespace } ?? "unknown error"
-            state.pointee.firstError = .malformed(line: Int(error.pointee.line), message: message)
-        }
+        // Entities (only the predefined five) and errors are the parser's.
         return handler
     }
 }

@@ -27,11 +27,17 @@ public enum OPML {
     /// The subscriptions of an OPML document, in document order, without repeated URLs.
     ///
     /// - Throws: `FeedParseError.notAFeed` when the document is not OPML, `.malformed` when it
-    ///   cannot be read at all.
+    ///   cannot be read at all or goes past a limit (size, nesting, outline count; see
+    ///   `OPMLReader.limits`).
     public static func subscriptions(in data: Data) throws(FeedParseError) -> [OPMLSubscription] {
+        let limit = OPMLReader.limits.maximumBytes
+        guard data.count <= limit else {
+            throw .malformed(refusal(.tooLarge(bytes: data.count, limit: limit)))
+        }
         guard let read = OPMLReader.read(HTMLEntityPreprocessor.process(data).data) else {
             throw .malformed(XMLLibrary.startFailure)
         }
+        if let exceeded = read.limitExceeded { throw .malformed(refusal(exceeded)) }
         guard read.rootName?.lowercased() == "opml" else {
             if let root = read.rootName { throw .notAFeed("an XML document whose root is <\(root)>, not <opml>") }
             throw .malformed(read.firstError.map { "the XML is not well formed (\($0))" } ?? "the document is empty")
@@ -40,6 +46,10 @@ public enum OPML {
             throw .malformed("the OPML is not well formed (\(error))")
         }
         return read.subscriptions
+    }
+
+    private static func refusal(_ exceeded: XMLLimitExceeded) -> String {
+        "the OPML is refused: \(exceeded)"
     }
 
     /// An OPML 2.0 document listing `subscriptions`, folders as nested outlines.

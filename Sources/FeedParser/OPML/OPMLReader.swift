@@ -2,16 +2,23 @@ internal import CLibXML2
 import Foundation
 import Markup
 
-/// Reads an OPML document with libxml2's SAX2 parser (the same one the feed parser drives):
-/// outlines become subscriptions, folder outlines their categories. No network, no external
-/// entities; only the five predefined entities are expanded (HTML named ones are turned into
-/// numeric references before parsing).
+/// Reads an OPML document with libxml2's SAX2 parser (`XMLPushParser`, recovering, as the feed
+/// parser drives it): outlines become subscriptions, folder outlines their categories. No
+/// network, no external entities; only the five predefined entities are expanded (HTML named
+/// ones are turned into numeric references before parsing). Within `limits`.
 enum OPMLReader {
+    /// What an OPML file may be: 64 MiB, 256 elements deep, a million elements, no entity but
+    /// the predefined five.
+    static let limits = XMLLimits(
+        maximumBytes: 64 << 20, maximumDepth: 256, maximumElements: 1_000_000, entityBudget: 0)
+
     /// What a read collected.
     final class Collector {
         var rootName: String?
         var subscriptions: [OPMLSubscription] = []
         var firstError: String?
+        /// The limit the document went past; reading stopped there.
+        var limitExceeded: XMLLimitExceeded?
         private var folders: [String?] = []
         private var seen = Set<URL>()
 
@@ -48,9 +55,8 @@ enum OPMLReader {
     static func read(_ data: Data) -> Collector? {
         let collector = Collector()
         var handler = xmlSAXHandler()
-        handler.initialized = tidings_sax2_magic()
-        handler.startElementNs = { user, local, _, _, _, _, attributeCount, _, attributes in
-            guard let user, let local else { return }
+        handler.startElementNs = { pointer, local, _, _, _, _, attributeCount, _, attributes in
+            guard let user = XMLPushSession.admit(pointer), let local else { return }
             var values: [String: String] = [:]
             SAXAttributes(pointer: attributes, count: Int(attributeCount)).visit { _, name, value in
                 let key = String(cString: name).lowercased()
@@ -58,34 +64,18 @@ enum OPMLReader {
             }
             OPMLReader.collector(user).start(String(cString: local), attributes: values)
         }
-        handler.endElementNs = { user, local, _, _ in
-            guard let user, let local else { return }
+        handler.endElementNs = { pointer, local, _, _ in
+            guard let user = XMLPushSession.owner(pointer), let local else { return }
             OPMLReader.collector(user).end(String(cString: local))
         }
-        handler.getEntity = { _, name in name.flatMap { xmlGetPredefinedEntity($0) } }
-        handler.serror = { user, error in
-            guard let user, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-            let target = OPMLReader.collector(user)
-            if target.firstError == nil {
-                let message = error.pointee.message.map { String(cString: $0).trimmedWhitespace } ?? "unknown error"
-                target.firstError = "\(message) at line \(error.pointee.line)"
-            }
+        guard let parser = XMLPushParser(handler: handler, mode: .recovering, limits: limits) else { return nil }
+        parser.owner = Unmanaged.passUnretained(collector).toOpaque()
+        withExtendedLifetime(collector) {
+            data.withUnsafeBytes { parser.push($0, final: true) }
         }
-        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Collector? in
-            guard let start = raw.baseAddress?.assumingMemoryBound(to: CChar.self),
-                let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil)
-            else { return nil }
-            defer {
-                if let document = context.pointee.myDoc { xmlFreeDoc(document) }
-                xmlFreeParserCtxt(context)
-            }
-            xmlCtxtUseOptions(context, Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue))
-            let box = Unmanaged.passRetained(collector)
-            defer { box.release() }
-            context.pointee.userData = box.toOpaque()
-            xmlParseChunk(context, start, Int32(clamping: raw.count), 1)
-            return collector
-        }
+        if let error = parser.firstError { collector.firstError = "\(error.message) at line \(error.line)" }
+        collector.limitExceeded = parser.exceeded
+        return collector
     }
 
     fileprivate static func collector(_ pointer: UnsafeMutableRawPointer) -> Collector {

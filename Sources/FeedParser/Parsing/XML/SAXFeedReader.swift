@@ -4,11 +4,10 @@ import Markup
 
 /// Streams a document through libxml2's SAX2 push parser into an `XMLFeedBuilder`.
 ///
-/// The document is pushed in chunks, so libxml2 holds a window of it, never a tree. Options:
-/// recovery (a malformed item does not end the parse), no network; never `XML_PARSE_NOENT` or
-/// `XML_PARSE_DTDLOAD`. Entities: the five predefined ones and the document's own internal
-/// ones, within `entityBudget` bytes of expansion; external entities are never resolved (the
-/// `getEntity` callback does not return them, and no external subset or resolver is set).
+/// The document is pushed in chunks, so libxml2 holds a window of it, never a tree. The parser
+/// is `XMLPushParser`, recovering (a malformed item does not end the parse), within `limits`:
+/// entities are the five predefined ones and the document's own internal ones, within
+/// `entityBudget` bytes of expansion; external entities are never resolved.
 enum SAXFeedReader {
     /// What one parse produced.
     struct Outcome {
@@ -25,6 +24,8 @@ enum SAXFeedReader {
         var entityBudgetExceeded = false
         /// Bytes of entity replacement text handed out so far.
         var entityBytes = 0
+        /// The document went past one of `limits` other than the entity budget; reading stopped.
+        var limitExceeded: XMLLimitExceeded?
         /// The most of the document libxml2 held in its input buffer at once.
         var peakInputWindow = 0
         /// libxml2 met bytes that are not UTF-8 (or a character XML does not allow).
@@ -37,10 +38,12 @@ enum SAXFeedReader {
 
     /// Bytes of entity replacement text a document may expand to, in total.
     static let entityBudget = 1 << 20
+    /// What a feed may be: 1 GiB, 256 elements deep (libxml2's own depth limit without
+    /// `XML_PARSE_HUGE`), 50 million elements, `entityBudget` bytes of entity expansion.
+    static let limits = XMLLimits(
+        maximumBytes: 1 << 30, maximumDepth: 256, maximumElements: 50_000_000, entityBudget: entityBudget)
     /// How much of the document libxml2 is given at a time.
     static let chunkSize = 256 * 1024
-
-    private static let initialized: Void = xmlInitParser()
 
     /// Parses `data` (UTF-8, or announcing its own encoding) into a builder; `nil` if libxml2
     /// could not even start (out of memory).
@@ -61,7 +64,6 @@ enum SAXFeedReader {
         documentURL: URL?, onItem: ((ParsedItem) -> Void)? = nil, chunkSize: Int = chunkSize,
         feed: ((UnsafeRawBufferPointer) -> Void) -> Void
     ) -> Outcome? {
-        _ = initialized
         var pusher = Pusher(documentURL: documentURL, onItem: onItem, chunkSize: chunkSize)
         feed { pusher.push($0) }
         return pusher.finish()
@@ -71,8 +73,7 @@ enum SAXFeedReader {
     private struct Pusher {
         let documentURL: URL?
         let onItem: ((ParsedItem) -> Void)?
-        var handler = makeHandler()
-        var context: xmlParserCtxtPtr?
+        var parser: XMLPushParser?
         var state: UnsafeMutablePointer<State>?
         /// Could not start (no memory): what comes is dropped.
         var failed = false
@@ -87,15 +88,15 @@ enum SAXFeedReader {
         }
 
         var stopped: Bool {
-            guard let context, let state else { return failed }
-            return failed || context.pointee.instate == XML_PARSER_EOF || state.pointee.diagnostics.entityBudgetExceeded
+            guard let parser, state != nil else { return failed }
+            return failed || parser.stopped
         }
 
         mutating func push(_ piece: UnsafeRawBufferPointer) {
             var rest = piece[...]
             while !rest.isEmpty, !stopped {
                 // libxml2 detects the encoding from the first four bytes it is given.
-                let want = context == nil ? 4 : chunkSize
+                let want = parser == nil ? 4 : chunkSize
                 if staging.isEmpty, rest.count >= want {
                     let chunk = UnsafeRawBufferPointer(rebasing: rest.prefix(want))
                     rest = rest.dropFirst(want)
@@ -119,54 +120,54 @@ enum SAXFeedReader {
 
         /// Starts the parser on `bytes`, or hands them to it.
         private mutating func parse(_ bytes: UnsafeRawBufferPointer) {
-            guard let start = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else { return }
-            if let context {
-                xmlParseChunk(context, start, Int32(bytes.count), 0)
+            guard bytes.baseAddress != nil else { return }
+            if let parser {
+                parser.push(bytes)
                 return
             }
-            guard let context = xmlCreatePushParserCtxt(&handler, nil, start, Int32(bytes.count), nil) else {
+            guard
+                let parser = XMLPushParser(
+                    handler: makeHandler(), mode: .recovering, limits: limits, head: bytes,
+                    onError: { owner, error in SAXFeedReader.noteError(error, state: owner) })
+            else {
                 failed = true
                 return
             }
-            self.context = context
-            let options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue
-            xmlCtxtUseOptions(context, Int32(options))
-            guard let names = InternedNames(dict: context.pointee.dict) else {
+            self.parser = parser
+            guard let names = InternedNames(dict: parser.context.pointee.dict) else {
                 failed = true
                 return
             }
             var builder = XMLFeedBuilder(names: names, documentURL: documentURL)
             builder.onItem = onItem
             let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-            state.initialize(to: State(context: context, builder: builder, diagnostics: Diagnostics()))
+            state.initialize(to: State(context: parser.context, builder: builder, diagnostics: Diagnostics()))
             self.state = state
-            // Callbacks receive the state, not the parser context: libxml2 then never falls
-            // back to its own entity lookup when `getEntity` declines.
-            context.pointee.userData = UnsafeMutableRawPointer(state)
+            parser.owner = UnsafeMutableRawPointer(state)
         }
 
         /// Ends the document and frees the parser; `nil` when it never started.
         mutating func finish() -> Outcome? {
             if !staging.isEmpty, !stopped { parseStaging() }
-            defer {
-                if let context {
-                    if let document = context.pointee.myDoc {
-                        xmlFreeDoc(document)
-                        context.pointee.myDoc = nil
-                    }
-                    xmlFreeParserCtxt(context)
-                }
+            defer { parser = nil }
+            guard let parser, let state else { return nil }
+            if !failed { parser.finish() }
+            state.pointee.diagnostics.wellFormed = parser.wellFormed
+            state.pointee.diagnostics.errorCount = parser.errorCount
+            state.pointee.diagnostics.firstError = parser.firstError.map { ($0.code, $0.message, Int32($0.line)) }
+            state.pointee.diagnostics.entityBytes = parser.entityBytes
+            switch parser.exceeded {
+            case .entityBudget?: state.pointee.diagnostics.entityBudgetExceeded = true
+            case let exceeded?: state.pointee.diagnostics.limitExceeded = exceeded
+            case nil: break
             }
-            guard let context, let state else { return nil }
-            if !stopped { xmlParseChunk(context, nil, 0, 1) }
-            state.pointee.diagnostics.wellFormed = context.pointee.wellFormed != 0
             let final = state.move()
             state.deallocate()
             return Outcome(builder: final.builder, diagnostics: final.diagnostics)
         }
     }
 
-    /// What the callbacks reach through the parser context's `_private` pointer.
+    /// The reader's state, which the callbacks reach through the parser's session.
     fileprivate struct State {
         /// The document's parser context (not that of an entity's replacement text).
         let context: xmlParserCtxtPtr
@@ -176,16 +177,15 @@ enum SAXFeedReader {
 
     private static func makeHandler() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
-        handler.initialized = tidings_sax2_magic()
-        handler.startElementNs = { state, local, prefix, uri, _, _, attributeCount, _, attributes in
-            guard let state = saxState(state), let local else { return }
+        handler.startElementNs = { pointer, local, prefix, uri, _, _, attributeCount, _, attributes in
+            guard XMLPushSession.admit(pointer) != nil, let state = saxState(pointer), let local else { return }
             state.pointee.builder.startElement(
                 local: local, prefix: prefix, namespace: uri,
                 attributes: SAXAttributes(pointer: attributes, count: Int(attributeCount)))
             if state.pointee.builder.wantsStop { xmlStopParser(state.pointee.context) }
         }
-        handler.endElementNs = { state, local, _, _ in
-            guard let state = saxState(state), let local else { return }
+        handler.endElementNs = { pointer, local, _, _ in
+            guard let state = saxState(pointer), let local else { return }
             state.pointee.builder.endElement(local: local)
             if let input = state.pointee.context.pointee.input, let base = input.pointee.base,
                 let end = input.pointee.end
@@ -193,65 +193,31 @@ enum SAXFeedReader {
                 state.pointee.diagnostics.peakInputWindow = max(state.pointee.diagnostics.peakInputWindow, end - base)
             }
         }
-        handler.characters = { state, bytes, length in
-            guard let state = saxState(state), let bytes else { return }
+        handler.characters = { pointer, bytes, length in
+            guard let state = saxState(pointer), let bytes else { return }
             state.pointee.builder.characters(bytes, count: Int(length))
         }
         handler.cdataBlock = handler.characters
         handler.ignorableWhitespace = handler.characters
-        handler.internalSubset = { state, name, externalID, systemID in
-            // The internal subset's entity declarations need a document to live in.
-            guard let context = saxState(state)?.pointee.context else { return }
-            if context.pointee.myDoc == nil { xmlSAX2StartDocument(context) }
-            xmlSAX2InternalSubset(context, name, externalID, systemID)
-        }
-        handler.entityDecl = { state, name, type, publicID, systemID, content in
-            guard let context = saxState(state)?.pointee.context, context.pointee.myDoc != nil else { return }
-            xmlSAX2EntityDecl(context, name, type, publicID, systemID, content)
-        }
-        handler.getEntity = { state, name in
-            guard let state = saxState(state), let name else { return nil }
-            return SAXFeedReader.entity(named: name, state: state)
-        }
-        handler.serror = { state, error in
-            guard let state = saxState(state), let error else { return }
-            guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-            if error.pointee.code == Int32(XML_ERR_TAG_NAME_MISMATCH.rawValue), let endTag = error.pointee.str2 {
-                state.pointee.builder.endTagMismatch(endTag)
-            }
-            state.pointee.diagnostics.errorCount += 1
-            if error.pointee.code == Int32(XML_ERR_INVALID_CHAR.rawValue) {
-                state.pointee.diagnostics.sawInvalidCharacter = true
-            }
-            if state.pointee.diagnostics.firstError == nil {
-                let message = error.pointee.message.map { String(cString: $0).trimmedWhitespace } ?? "unknown error"
-                state.pointee.diagnostics.firstError = (Int32(error.pointee.code), message, Int32(error.pointee.line))
-            }
-        }
+        // Entities (internal ones within the budget) and errors are the parser's; see `noteError`.
         return handler
     }
 
-    /// The predefined entities, and the document's internal general entities while the
-    /// expansion budget lasts; never an external entity.
-    fileprivate static func entity(
-        named name: UnsafePointer<xmlChar>, state: UnsafeMutablePointer<State>
-    ) -> xmlEntityPtr? {
-        if let predefined = xmlGetPredefinedEntity(name) { return predefined }
-        guard !state.pointee.diagnostics.entityBudgetExceeded, let document = state.pointee.context.pointee.myDoc,
-            let entity = xmlGetDocEntity(document, name), entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY
-        else { return nil }
-        state.pointee.diagnostics.entityBytes += max(1, Int(entity.pointee.length))
-        guard state.pointee.diagnostics.entityBytes <= entityBudget else {
-            // Declined from here on; the driver stops feeding the parser after this chunk.
-            state.pointee.diagnostics.entityBudgetExceeded = true
-            return nil
+    /// What the reader notes of an error besides the parser's count and first error.
+    fileprivate static func noteError(_ error: xmlErrorPtr, state pointer: UnsafeMutableRawPointer) {
+        let state = pointer.assumingMemoryBound(to: State.self)
+        if error.pointee.code == Int32(XML_ERR_TAG_NAME_MISMATCH.rawValue), let endTag = error.pointee.str2 {
+            state.pointee.builder.endTagMismatch(endTag)
         }
-        return entity
+        if error.pointee.code == Int32(XML_ERR_INVALID_CHAR.rawValue) {
+            state.pointee.diagnostics.sawInvalidCharacter = true
+        }
     }
-
 }
 
-/// The state behind a callback's user-data pointer.
+/// The state behind a callback's user-data pointer (the parser's session): its `owner`, read in
+/// place, a stored property, so a callback makes no call into Markup for it.
 private func saxState(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<SAXFeedReader.State>? {
-    pointer?.assumingMemoryBound(to: SAXFeedReader.State.self)
+    pointer?.assumingMemoryBound(to: XMLPushSession.self).pointee.owner?.assumingMemoryBound(
+        to: SAXFeedReader.State.self)
 }

@@ -218,6 +218,7 @@ struct XMLFeedBuilder {
         if frame.pushedBase { bases.removeLast() }
     }
 
+    @inline(__always)
     mutating func characters(_ bytes: UnsafePointer<xmlChar>, count: Int) {
         guard let top = stack.last, !top.element.isContainer else { return }
         let buffer = UnsafeBufferPointer(start: bytes, count: count)

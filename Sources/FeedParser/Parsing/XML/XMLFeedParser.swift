@@ -50,6 +50,7 @@ enum XMLFeedParser {
         guard var outcome = first.outcome else {
             throw .malformed(XMLLibrary.startFailure)
         }
+        if let exceeded = outcome.diagnostics.limitExceeded { throw Self.refusal(exceeded) }
         var repairs: [String] = []
         if !outcome.diagnostics.wellFormed {
             // A document that is not well-formed: its bytes repaired (stray NULs dropped, bytes
@@ -91,6 +92,7 @@ enum XMLFeedParser {
         }
         let builder = outcome.builder
         let diagnostics = outcome.diagnostics
+        if let exceeded = diagnostics.limitExceeded { throw Self.refusal(exceeded) }
         if diagnostics.entityBudgetExceeded || diagnostics.firstError.map({ Self.isEntityLoop($0.code) }) == true {
             throw .malformed("an entity expands without bound (a billion-laughs document?); refused")
         }
@@ -134,6 +136,11 @@ enum XMLFeedParser {
         // The document's own entities, written in, went over the budget libxml2's expansion has.
         if scan.entityBudgetExceeded { outcome?.diagnostics.entityBudgetExceeded = true }
         return (outcome, scan.hasPredefinedReferences)
+    }
+
+    /// A document past one of `SAXFeedReader.limits`.
+    private static func refusal(_ exceeded: XMLLimitExceeded) -> FeedParseError {
+        .malformed("\(exceeded); refused")
     }
 
     /// libxml2's code for an encoding it cannot convert from (`XML_ERR_UNSUPPORTED_ENCODING`).
