@@ -47,7 +47,7 @@ public struct LocalStore: Sendable {
     /// Articles, their states and their search.
     package var articles: ArticleRepository { ArticleRepository(database: database) }
     /// Household tasks, keeping the last `undoLimit` changes for undo.
-    package func tasks(undoLimit: Int = 100) -> TaskRepository {
+    package func tasks(undoLimit: Int) -> TaskRepository {
         TaskRepository(database: database, undoLimit: undoLimit)
     }
     /// The chore-sharing account and the objects as last synced.

@@ -53,6 +53,9 @@ package struct CalDAVCollection: Sendable, Equatable {
 package struct CalDAVClient: Sendable {
     package let collection: URL
     package let user: String
+    /// The collection's path in the canonical form of `DAVHref`, with its final slash: what
+    /// every href of a listing is compared with.
+    let collectionPath: String
     private let client: AuthenticatedClient
 
     /// A client for `collection`, or why there can be none: a password that would cross the
@@ -65,6 +68,8 @@ package struct CalDAVClient: Sendable {
         guard CalDAVCredentials.mayCarryCredentials(collection) else { throw .insecure(collection) }
         guard let found = credentials() else { throw .noPassword(user: nil, host: collection.host ?? "") }
         self.collection = collection
+        let path = DAVHref.canonical(collection.path(percentEncoded: true))
+        collectionPath = path.hasSuffix("/") ? path : path + "/"
         user = found.user
         let authenticator = Authenticator(store: InMemoryTokenStore(.basic(user: found.user, password: found.password)))
         {
@@ -159,11 +164,5 @@ package struct CalDAVClient: Sendable {
     func isCollection(_ href: String) -> Bool {
         let trim = { (text: String) in text.hasSuffix("/") ? String(text.dropLast()) : text }
         return trim(DAVHref.path(of: href)) == trim(collectionPath)
-    }
-
-    /// The collection's path in the canonical form of `DAVHref`, with its final slash.
-    var collectionPath: String {
-        let path = DAVHref.canonical(collection.path(percentEncoded: true))
-        return path.hasSuffix("/") ? path : path + "/"
     }
 }

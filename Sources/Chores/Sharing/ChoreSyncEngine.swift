@@ -152,9 +152,9 @@ struct ChoreSyncRun {
             complete = false
         }
         listed = listed.filter { client.contains($0.href) }.map {
-            CalDAVObject(href: Self.path($0.href), etag: $0.etag, icalendar: $0.icalendar)
+            CalDAVObject(href: DAVHref.path(of: $0.href), etag: $0.etag, icalendar: $0.icalendar)
         }
-        removed = removed.filter { client.contains($0) }.map(Self.path)
+        removed = removed.filter { client.contains($0) }.map(DAVHref.path(of:))
         if complete {
             let present = Set(listed.map(\.href))
             removed = items.values.filter { $0.etag != nil && !present.contains($0.href) }.map(\.href)
@@ -168,9 +168,9 @@ struct ChoreSyncRun {
         for start in stride(from: 0, to: wanted.count, by: ChoreSyncEngine.fetchBatch) {
             let batch = Array(wanted[start..<min(start + ChoreSyncEngine.fetchBatch, wanted.count)])
             let asked = Set(batch)
-            for object in try await client.fetch(batch) where asked.contains(Self.path(object.href)) {
+            for object in try await client.fetch(batch) where asked.contains(DAVHref.path(of: object.href)) {
                 try await received(
-                    CalDAVObject(href: Self.path(object.href), etag: object.etag, icalendar: object.icalendar))
+                    CalDAVObject(href: DAVHref.path(of: object.href), etag: object.etag, icalendar: object.icalendar))
             }
         }
         // 3. Their deletions.
@@ -191,7 +191,7 @@ struct ChoreSyncRun {
         var state = try await repository.localState()
         // Hrefs stored decoded by earlier versions take the canonical form once.
         let renamed = state.items.compactMap { item in
-            let canonical = Self.path(item.href)
+            let canonical = DAVHref.path(of: item.href)
             return canonical == item.href ? nil : (item.href, canonical)
         }
         if !renamed.isEmpty {
@@ -256,7 +256,7 @@ struct ChoreSyncRun {
     /// The object at `href` as the server has it now; `nil` when it is gone (an answer about
     /// another href does not count).
     func fetchOne(_ href: String) async throws -> CalDAVObject? {
-        try await client.fetch([href]).first { Self.path($0.href) == href }
+        try await client.fetch([href]).first { DAVHref.path(of: $0.href) == href }
     }
 
     /// An object's text read (see `ChoreMapping.read`).
@@ -305,8 +305,4 @@ struct ChoreSyncRun {
         case .delete(_, let href), .forget(let href), .deleted(let href): items[href] = nil
         }
     }
-
-    /// An href as a path in its canonical form (`DAVHref`): servers answer with paths or with
-    /// whole URLs, escaped in their own ways.
-    static func path(_ href: String) -> String { DAVHref.path(of: href) }
 }
