@@ -55,4 +55,33 @@ struct PodcastItemTests {
         let plain = try tidings(["item show \(try #require(ids["Unreadable numbers"])) --no-pager"])
         #expect(!plain.out.contains("episode:") && !plain.out.contains("length:") && !plain.out.contains("image:"))
     }
+
+    @Test(
+        "on a colour terminal an episode's fields show as in plain text, the title bold and nothing else styled"
+    )
+    func episodeFieldsInATerminal() throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let added = try TidingsBinary.run(["--home", home.path, "-c", "feed add \(fixture("rss/podcast-itunes.xml"))"])
+        #expect(added.status == 0, "\(added.err)")
+        let terminal = try TerminalSession(arguments: ["--home", home.path], columns: 100, unset: ["NO_COLOR"])
+        try #require(terminal.waitFor("tidings> "))
+        terminal.type("items --search Hours\r")
+        try #require(terminal.waitFor("tidings> "))
+        let id = try #require(
+            terminal.lastOutput.split(separator: "\n").compactMap { line in
+                line.contains("Hours") ? line.split(separator: " ").lazy.compactMap { Int($0) }.first : nil
+            }.first, "\(terminal.lastOutput)")
+        terminal.type("item show \(id) --no-pager\r")
+        try #require(terminal.waitFor("tidings> "))
+        let shown = terminal.lastOutput
+        #expect(shown.contains("\u{1B}[1mHours\u{1B}[0m"), "\(shown)")
+        for line in [
+            "episode: season 2, episode 1", "length: 1:02:03", "image:  https://itunes-only.example/art/ep1.jpg",
+        ] {
+            #expect(shown.contains("\n" + line + "\r\n") || shown.contains("\n" + line + "\n"), "\(line): \(shown)")
+        }
+        terminal.type("quit\r")
+        #expect(terminal.exitStatus() == 0)
+    }
 }
