@@ -127,8 +127,10 @@ struct AppEnvironment {
     /// Tab completion over this graph's services, told of other processes' commits by the
     /// database's data version.
     func completer() -> Completer {
-        let store = self.store
-        return Completer(feeds: feeds, tasks: tasks, dataVersion: { await store.dataVersion() })
+        let (store, config) = (self.store, self.config)
+        return Completer(
+            feeds: feeds, tasks: tasks, dataVersion: { await store.dataVersion() },
+            configKeys: { config.entries.map(\.key) })
     }
 
     /// What commands need, for one way of showing output.

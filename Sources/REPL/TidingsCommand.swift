@@ -277,6 +277,17 @@ struct Invocation: Equatable {
 }
 
 extension Invocation {
+    /// The switches of `tidings` as `init(commonForm:)` reads them. A test holds them, with
+    /// `valueOptions` and `-c`, to the argument parser's own declarations (its help dump), so
+    /// that a flag added to `TidingsCommand` and not here fails it.
+    static let switches: [String: any WritableKeyPath<Invocation, Bool> & Sendable] = [
+        "--json": \.json, "--no-color": \.noColor, "--keep-going": \.keepGoing,
+    ]
+    /// The options of `tidings` that take one value, as `init(commonForm:)` reads them.
+    static let valueOptions: [String: any WritableKeyPath<Invocation, String?> & Sendable] = [
+        "--home": \.home, "--db": \.db, "--config-url": \.configURL, "--app-version": \.appVersion,
+    ]
+
     /// The invocation of `arguments`, read without the argument parser (whose reflection costs
     /// every start), when they use only what scripts and shell one-liners use: each flag at most
     /// once (`-c` any number of times), values that do not start with "-", at most one SCRIPT, and
@@ -290,26 +301,21 @@ extension Invocation {
         while index < arguments.endIndex {
             let argument = arguments[index]
             index += 1
-            switch argument {
-            case "--json", "--no-color", "--keep-going":
+            if let flag = Self.switches[argument] {
                 guard seen.insert(argument).inserted else { return nil }
-                if argument == "--json" { json = true }
-                if argument == "--no-color" { noColor = true }
-                if argument == "--keep-going" { keepGoing = true }
-            case "--home", "--db", "--config-url", "--app-version", "-c":
+                self[keyPath: flag] = true
+            } else if argument == "-c" || Self.valueOptions[argument] != nil {
                 guard argument == "-c" || seen.insert(argument).inserted, index < arguments.endIndex,
                     !arguments[index].hasPrefix("-")
                 else { return nil }
                 let value = arguments[index]
                 index += 1
-                switch argument {
-                case "--home": home = value
-                case "--db": db = value
-                case "--config-url": configURL = value
-                case "--app-version": appVersion = value
-                default: commands.append(value)
+                if let option = Self.valueOptions[argument] {
+                    self[keyPath: option] = value
+                } else {
+                    commands.append(value)
                 }
-            default:
+            } else {
                 // "help" is the argument parser's word, whatever follows.
                 guard script == nil, !argument.isEmpty, !argument.hasPrefix("-"), argument != "help" else {
                     return nil

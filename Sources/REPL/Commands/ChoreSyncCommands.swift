@@ -9,22 +9,27 @@ struct ChoreSyncCommands {
 
     private var service: ChoreSyncService { context.choreSync }
 
-    func run(_ words: [String]) async throws -> CommandOutput {
-        switch words.first?.lowercased() {
-        case nil: return try await sync(words)
-        case "status": return try await status(Array(words.dropFirst()))
-        case "setup", "set-up": return try await setUp(Array(words.dropFirst()))
-        case let word?:
-            if word.hasPrefix("-") { return try await sync(words) }
-            let hint = Suggestion.nearest(to: word, in: ["status", "setup"]).map {
-                " (did you mean \"task sync \($0)\"?)"
-            }
-            throw CommandError.usage("task sync has no sub-command \"\(word)\"\(hint ?? ""); usage: task sync [status]")
-        }
-    }
+    static let commands: [Command] = [
+        Command(
+            ["task sync"], usage: "task sync",
+            summary:
+                "two-way sync of the tasks with the CalDAV collection set up, then what was sent, received and deleted, and the conflicts",
+            example: "task sync"
+        ) { try await ChoreSyncCommands(context: $0.context).sync($0) },
+        Command(
+            ["task sync status"], usage: "task sync status", summary: "the CalDAV set-up and the last sync",
+            example: "task sync status"
+        ) { try await ChoreSyncCommands(context: $0.context).status($0) },
+        Command(
+            ["task sync setup"], aliases: ["task sync set-up"], usage: "task sync setup <collection-url> [--user NAME]",
+            summary:
+                "share the tasks through a CalDAV calendar collection (checked first); the password comes from ~/.netrc or $TIDINGS_CALDAV_PASSWORD and is never stored",
+            example: "task sync setup https://dav.example.org/alice/chores/ --user alice",
+            arguments: [.init(name: "collection-url", kind: .text)], options: [.value("user")]
+        ) { try await ChoreSyncCommands(context: $0.context).setUp($0) },
+    ]
 
-    private func sync(_ words: [String]) async throws -> CommandOutput {
-        try ArgumentList(words, command: "task sync").expectPositional(atMost: 0, usage: "task sync [status]")
+    private func sync(_ input: CommandInput) async throws -> CommandOutput {
         let summary: ChoreSyncSummary
         do {
             summary = try await service.sync()
@@ -59,8 +64,7 @@ struct ChoreSyncCommands {
         return CommandOutput(text: lines.joined(separator: "\n"), json: json)
     }
 
-    private func status(_ words: [String]) async throws -> CommandOutput {
-        try ArgumentList(words, command: "task sync status").expectPositional(atMost: 0, usage: "task sync status")
+    private func status(_ input: CommandInput) async throws -> CommandOutput {
         let found: ChoreSyncStatus?
         do {
             found = try await service.status()
@@ -91,11 +95,9 @@ struct ChoreSyncCommands {
             ]))
     }
 
-    private func setUp(_ words: [String]) async throws -> CommandOutput {
-        let usage = "task sync setup <collection-url> [--user NAME]"
-        let arguments = try ArgumentList(words, command: "task sync setup", options: ["user": .value])
-        try arguments.expectPositional(atMost: 1, usage: usage)
-        let text = try arguments.positional(0, name: "collection-url", usage: usage)
+    private func setUp(_ input: CommandInput) async throws -> CommandOutput {
+        let (arguments, usage) = (input.arguments, input.usage)
+        let text = input.text("collection-url") ?? ""
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             url.host?.isEmpty == false
         else {

@@ -14,6 +14,11 @@ struct CommandOutput: Sendable {
     /// Set when the command printed its result but still failed (a refresh in which no feed
     /// could be refreshed): the line is reported and the command ends with its status.
     var failure: CommandError? = nil
+    /// A line for standard error, shown before the output (the update banner after a config
+    /// refresh that raised the minimum version).
+    var notice: String? = nil
+    /// Set by `quit`: the session ends after this output.
+    var endsSession = false
 
     init(text: String, json: JSONValue, failure: CommandError? = nil) {
         makeText = { text }

@@ -6,29 +6,30 @@ import Models
 struct ConfigCommands {
     let context: CommandContext
 
-    static let subcommands = ["show", "refresh", "get"]
-
-    func run(_ words: [String]) async throws -> CommandOutput {
-        guard let sub = words.first?.lowercased() else {
-            throw CommandError.usage("config needs a sub-command: show, refresh, get; try \"help config\"")
-        }
-        let rest = Array(words.dropFirst())
-        switch sub {
-        case "show":
-            try ArgumentList(rest, command: "config show").expectPositional(atMost: 0, usage: "config show")
-            return await show()
-        case "refresh":
-            try ArgumentList(rest, command: "config refresh").expectPositional(atMost: 0, usage: "config refresh")
-            return try await refresh()
-        case "get":
-            let arguments = try ArgumentList(rest, command: "config get")
-            try arguments.expectPositional(atMost: 1, usage: "config get <key>")
-            return try get(try arguments.positional(0, name: "key", usage: "config get <key>"))
-        default:
-            let hint = Suggestion.nearest(to: sub, in: Self.subcommands).map { " (did you mean \"config \($0)\"?)" }
-            throw CommandError.usage("config has no sub-command \"\(sub)\"\(hint ?? "")")
-        }
-    }
+    static let commands: [Command] = [
+        Command(
+            ["config"], usage: "config show|refresh|get", summary: "the remote configuration", example: "config show",
+            requires: .database, action: nil),
+        Command(
+            ["config show"], usage: "config show",
+            summary: "every key with its value and source, the minimum version and the last refresh",
+            example: "config show", requires: .database
+        ) { await ConfigCommands(context: $0.context).show() },
+        Command(
+            ["config refresh"], usage: "config refresh",
+            summary: "fetch the remote config now, activate and keep it, print the changed keys",
+            example: "config refresh", requires: .database
+        ) {
+            var output = try await ConfigCommands(context: $0.context).refresh()
+            output.notice = $0.context.updateBanner()
+            return output
+        },
+        Command(
+            ["config get"], usage: "config get <key>", summary: "one value (nested keys with dots)",
+            example: "config get features.fullTextSearch", arguments: [.init(name: "key", kind: .configKey)],
+            requires: .database
+        ) { try ConfigCommands(context: $0.context).get($0.text("key") ?? "") },
+    ]
 
     private func show() async -> CommandOutput {
         let provider = context.config

@@ -7,36 +7,54 @@ import Networking
 struct FeedCommands {
     let context: CommandContext
 
-    static let subcommands = ["add", "list", "refresh", "remove", "rename", "import", "export", "discover"]
+    static let commands: [Command] = [
+        Command(
+            ["feed"], usage: "feed add|list|refresh|remove|rename|import|export|discover",
+            summary: "manage subscriptions", example: "feed list", action: nil),
+        Command(
+            ["feed add"], usage: "feed add <url-or-path> [--title T]",
+            summary: "subscribe (an HTML page is searched for its feed) and fetch it at once",
+            example: "feed add https://www.swift.org/atom.xml", arguments: [.init(name: "url-or-path", kind: .path)],
+            options: [.value("title")]
+        ) { try await FeedCommands(context: $0.context).add($0) },
+        Command(
+            ["feed list"], aliases: ["feed ls"], usage: "feed list",
+            summary: "subscriptions with unread/total counts, the last refresh result and the URL", example: "feed list"
+        ) { try await FeedCommands(context: $0.context).list($0) },
+        Command(
+            ["feed refresh"], usage: "feed refresh [ID...]",
+            summary: "refresh the given feeds or all, concurrently, and summarise", example: "feed refresh",
+            arguments: [.init(name: "ID", kind: .feedID, count: .many)]
+        ) { try await FeedCommands(context: $0.context).refresh($0) },
+        Command(
+            ["feed remove"], aliases: ["feed rm"], usage: "feed remove <ID>",
+            summary: "unsubscribe and delete the feed's items (starred ones too)", example: "feed remove 3",
+            arguments: [.init(name: "ID", kind: .feedID)]
+        ) { try await FeedCommands(context: $0.context).remove($0) },
+        Command(
+            ["feed rename"], usage: "feed rename <ID> <title>", summary: "rename a feed",
+            example: "feed rename 3 Swift blog",
+            arguments: [.init(name: "ID", kind: .feedID), .init(name: "title", kind: .text, count: .rest)]
+        ) { try await FeedCommands(context: $0.context).rename($0) },
+        Command(
+            ["feed import"], usage: "feed import <opml-file>",
+            summary: "subscribe to an OPML list without fetching (run feed refresh next)",
+            example: "feed import ~/feeds.opml", arguments: [.init(name: "opml-file", kind: .path)]
+        ) { try await FeedCommands(context: $0.context).importOPML($0) },
+        Command(
+            ["feed export"], usage: "feed export <opml-file>", summary: "write the subscriptions as OPML 2.0",
+            example: "feed export ~/feeds.opml", arguments: [.init(name: "opml-file", kind: .path)]
+        ) { try await FeedCommands(context: $0.context).exportOPML($0) },
+        Command(
+            ["feed discover"], usage: "feed discover <url>",
+            summary: "list the feeds an HTML page links to, without subscribing",
+            example: "feed discover https://www.swift.org/", arguments: [.init(name: "url", kind: .text)]
+        ) { try await FeedCommands(context: $0.context).discover($0) },
+    ]
 
-    func run(_ words: [String]) async throws -> CommandOutput {
-        guard let sub = words.first?.lowercased() else {
-            throw CommandError.usage(
-                "feed needs a sub-command: \(Self.subcommands.joined(separator: ", ")); try \"help feed\"")
-        }
-        let rest = Array(words.dropFirst())
-        switch sub {
-        case "add": return try await add(rest)
-        case "list", "ls": return try await list(rest)
-        case "refresh": return try await refresh(rest)
-        case "remove", "rm": return try await remove(rest)
-        case "rename": return try await rename(rest)
-        case "import": return try await importOPML(rest)
-        case "export": return try await exportOPML(rest)
-        case "discover": return try await discover(rest)
-        default:
-            let hint = Suggestion.nearest(to: sub, in: Self.subcommands).map { " (did you mean \"feed \($0)\"?)" } ?? ""
-            throw CommandError.usage("feed has no sub-command \"\(sub)\"\(hint)")
-        }
-    }
-
-    private func add(_ words: [String]) async throws -> CommandOutput {
-        let usage = "feed add <url-or-path> [--title T]"
-        let arguments = try ArgumentList(words, command: "feed add", options: ["title": .value])
-        let source = try arguments.positional(0, name: "url-or-path", usage: usage)
-        try arguments.expectPositional(atMost: 1, usage: usage)
+    private func add(_ input: CommandInput) async throws -> CommandOutput {
         let summary = try await context.feeds.subscribe(
-            url: FeedService.url(from: source), title: arguments.value("title"))
+            url: FeedService.url(from: input.text("url-or-path") ?? ""), title: input.arguments.value("title"))
         let id = summary.feed.id ?? 0
         var text =
             "added feed #\(id) \"\(TerminalText.sanitized(summary.feed.title))\": \(counted(summary.itemCount, "item")) (\(summary.newCount) new)"
@@ -54,8 +72,7 @@ struct FeedCommands {
             ]))
     }
 
-    private func list(_ words: [String]) async throws -> CommandOutput {
-        try ArgumentList(words, command: "feed list").expectPositional(atMost: 0, usage: "feed list")
+    private func list(_ input: CommandInput) async throws -> CommandOutput {
         let rows: [FeedSummary]
         do {
             rows = try await context.feeds.summaries()
@@ -109,10 +126,8 @@ struct FeedCommands {
         }
     }
 
-    private func refresh(_ words: [String]) async throws -> CommandOutput {
-        let arguments = try ArgumentList(words, command: "feed refresh")
-        var ids: [Int64] = []
-        for word in arguments.positional { ids.append(try ArgumentList.id(word, what: "a feed id")) }
+    private func refresh(_ input: CommandInput) async throws -> CommandOutput {
+        let ids = try input.ids("ID")
         let progress = context.progress
         let showProgress = context.display.isTerminal
         let display = context.display
@@ -174,28 +189,23 @@ struct FeedCommands {
         return output
     }
 
-    private func remove(_ words: [String]) async throws -> CommandOutput {
-        let id = try singleID(words, usage: "feed remove <ID>", command: "feed remove")
+    private func remove(_ input: CommandInput) async throws -> CommandOutput {
+        let id = try input.id("ID")
         let feed = try await context.feeds.subscription(id: id)
         let total = try await context.feeds.articleCounts()[id]?.total ?? 0
         try await context.feeds.unsubscribe(id: id)
         return .ok("removed feed #\(id) \"\(TerminalText.sanitized(feed.title))\" and its \(counted(total, "item"))")
     }
 
-    private func rename(_ words: [String]) async throws -> CommandOutput {
-        let usage = "feed rename <ID> <title>"
-        let arguments = try ArgumentList(words, command: "feed rename")
-        let id = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "a feed id")
-        let title = arguments.positional.dropFirst().joined(separator: " ")
-        guard !title.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw CommandError.usage("missing <title>; usage: \(usage)")
-        }
+    private func rename(_ input: CommandInput) async throws -> CommandOutput {
+        let id = try input.id("ID")
+        let title = input.text("title") ?? ""
         try await context.feeds.rename(id: id, to: title)
         return .ok("renamed feed #\(id) to \"\(TerminalText.sanitized(title))\"")
     }
 
-    private func importOPML(_ words: [String]) async throws -> CommandOutput {
-        let path = try singlePath(words, usage: "feed import <opml-file>", command: "feed import")
+    private func importOPML(_ input: CommandInput) async throws -> CommandOutput {
+        let path = input.path("opml-file")
         let data: Data
         do {
             data = try LocalFile.read(URL(fileURLWithPath: path))
@@ -218,8 +228,8 @@ struct FeedCommands {
             ]))
     }
 
-    private func exportOPML(_ words: [String]) async throws -> CommandOutput {
-        let path = try singlePath(words, usage: "feed export <opml-file>", command: "feed export")
+    private func exportOPML(_ input: CommandInput) async throws -> CommandOutput {
+        let path = input.path("opml-file")
         let data = try await context.feeds.exportOPML()
         let count = try await context.feeds.subscriptions().count
         do {
@@ -233,8 +243,8 @@ struct FeedCommands {
             json: .object(["exported": .int(count), "path": .string(path)]))
     }
 
-    private func discover(_ words: [String]) async throws -> CommandOutput {
-        let source = try singlePath(words, usage: "feed discover <url>", command: "feed discover")
+    private func discover(_ input: CommandInput) async throws -> CommandOutput {
+        let source = input.path("url")
         let found = try await context.feeds.discover(url: FeedService.url(from: source))
         var table = Table(columns: [.init(title: "URL"), .init(title: "TITLE", flexible: true), .init(title: "TYPE")])
         table.rows = found.map { [$0.url.absoluteString, $0.title ?? "", $0.type ?? ""] }
@@ -248,19 +258,5 @@ struct FeedCommands {
                         ])
                     })
             ]))
-    }
-
-    // MARK: Helpers
-
-    private func singleID(_ words: [String], usage: String, command: String) throws -> Int64 {
-        let arguments = try ArgumentList(words, command: command)
-        try arguments.expectPositional(atMost: 1, usage: usage)
-        return try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "a feed id")
-    }
-
-    private func singlePath(_ words: [String], usage: String, command: String) throws -> String {
-        let arguments = try ArgumentList(words, command: command)
-        try arguments.expectPositional(atMost: 1, usage: usage)
-        return (try arguments.positional(0, name: "file", usage: usage) as NSString).expandingTildeInPath
     }
 }

@@ -2,25 +2,53 @@ import Feed
 import Foundation
 import Models
 
-/// `items`, `item show|read`, `item mark`.
+/// `items`, `item show|open|mark`, `read`.
 struct ItemCommands {
     let context: CommandContext
 
-    static let itemsUsage =
-        "items [--feed ID] [--unread] [--starred] [--search TEXT] [--since DATE] [--limit N] [--page N]"
+    static let commands: [Command] = [
+        Command(
+            ["items"],
+            usage: "items [--feed ID] [--unread] [--starred] [--search TEXT] [--since DATE] [--limit N] [--page N]",
+            summary:
+                "articles, newest first, 20 a page (● unread, ★ starred); dates: today, -2w, 2026-11-01. "
+                + "--search: every word must occur in the title or text, case ignored; a word of three or more "
+                + "characters matches anywhere, inside other words too; a shorter one matches the start of a word "
+                + "(accents ignored), or anywhere when it is Chinese, Japanese, Korean, Thai, an emoji or a symbol",
+            example: "items --unread --since -3d",
+            options: [
+                .value("feed", .feedID), .flag("unread"), .flag("starred"), .value("search"), .value("since"),
+                .value("limit"), .value("page"),
+            ]
+        ) { try await ItemCommands(context: $0.context).items($0) },
+        Command(
+            ["item"], usage: "item show|open|mark", summary: "read, open or mark articles", example: "item show 1",
+            byID: "item show", action: nil),
+        Command(
+            ["item show", "read"], aliases: ["item read"], usage: "item show <ID> [--no-pager] (or read <ID>)",
+            summary:
+                "an article as text (paragraphs, lists, verbatim code, quotes, tables, [image: alt], numbered links listed after it, enclosures; an episode's season, number, length and artwork), paged through $PAGER when longer than the screen; marks it read",
+            example: "read 1", arguments: [.init(name: "ID", kind: .itemID)], options: [.flag("no-pager")]
+        ) { try await ItemCommands(context: $0.context).show($0) },
+        Command(
+            ["item open"], usage: "item open <ID>",
+            summary: "open the article's web page with $BROWSER (else xdg-open); marks it read", example: "item open 1",
+            arguments: [.init(name: "ID", kind: .itemID)]
+        ) { try await ItemCommands(context: $0.context).open($0) },
+        Command(
+            ["item mark"], usage: "item mark <ID...> read|unread|star|unstar, or item mark --feed ID --all read",
+            summary: "mark articles", example: "item mark 1 2 star",
+            arguments: [.init(name: "ID", kind: .itemID, count: .many)],
+            options: [.value("feed", .feedID), .flag("all")]
+        ) { try await ItemCommands(context: $0.context).mark($0) },
+    ]
 
     /// The most words a search may hold: each is one more condition in the query.
     static let maxSearchWords = 100
 
     /// `items …`: a page of articles, newest first.
-    func items(_ words: [String]) async throws -> CommandOutput {
-        let arguments = try ArgumentList(
-            words, command: "items",
-            options: [
-                "feed": .value, "unread": .flag, "starred": .flag, "search": .value, "since": .value, "limit": .value,
-                "page": .value,
-            ])
-        try arguments.expectPositional(atMost: 0, usage: Self.itemsUsage)
+    private func items(_ input: CommandInput) async throws -> CommandOutput {
+        let arguments = input.arguments
         let feedID = try arguments.id("feed")
         if let feedID { _ = try await context.feeds.subscription(id: feedID) }
         let since = try arguments.value("since").map { text in try context.parseDate(text, "--since") }
@@ -88,33 +116,11 @@ struct ItemCommands {
         (status.isRead ? " " : "●") + (status.isStarred ? "★" : " ")
     }
 
-    /// `item show|read|mark …`.
-    func item(_ words: [String]) async throws -> CommandOutput {
-        guard let sub = words.first?.lowercased() else {
-            throw CommandError.usage("item needs a sub-command: show, open, mark; try \"help item show\"")
-        }
-        let rest = Array(words.dropFirst())
-        switch sub {
-        case "show", "read": return try await show(rest)
-        case "mark": return try await mark(rest)
-        case "open": return try await open(rest)
-        default:
-            if let id = try? ArgumentList.id(sub) { return try await show([String(id)] + rest) }
-            let hint = Suggestion.nearest(to: sub, in: ["show", "read", "open", "mark"]).map {
-                " (did you mean \"item \($0)\"?)"
-            }
-            throw CommandError.usage("item has no sub-command \"\(sub)\"\(hint ?? "")")
-        }
-    }
-
     /// `item show <ID> [--no-pager]` / `read <ID>`: the article as text (see `ArticleText`),
     /// its links and enclosures listed after it; paged through `$PAGER` when it is longer than
     /// the terminal. Marks it read.
-    func show(_ words: [String]) async throws -> CommandOutput {
-        let usage = "item show <ID> [--no-pager]"
-        let arguments = try ArgumentList(words, command: "item show", options: ["no-pager": .flag])
-        try arguments.expectPositional(atMost: 1, usage: usage)
-        let id = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "an item id")
+    private func show(_ input: CommandInput) async throws -> CommandOutput {
+        let id = try input.id("ID")
         let viewModel = ArticleListViewModel(service: context.feeds)
         let stored = try await viewModel.open(id: id)
         let article = stored.article
@@ -170,18 +176,15 @@ struct ItemCommands {
             "image": .url(article.image), "duration": article.duration.map { .int($0) } ?? .null,
             "episode": article.episode.map { .int($0) } ?? .null, "season": article.season.map { .int($0) } ?? .null,
         ])
-        if !arguments.has("no-pager"), context.page(text) { return CommandOutput(text: "", json: json) }
+        if !input.arguments.has("no-pager"), context.page(text) { return CommandOutput(text: "", json: json) }
         return CommandOutput(text: text, json: json)
     }
 
     /// `item open <ID>`: opens the article's web page with `$BROWSER` (else `xdg-open`), as
     /// newsboat's `o` does, and marks it read. Only an http(s) link is opened: a feed cannot
     /// make the browser open a local file or run a `javascript:` URL.
-    func open(_ words: [String]) async throws -> CommandOutput {
-        let usage = "item open <ID>"
-        let arguments = try ArgumentList(words, command: "item open")
-        try arguments.expectPositional(atMost: 1, usage: usage)
-        let id = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "an item id")
+    private func open(_ input: CommandInput) async throws -> CommandOutput {
+        let id = try input.id("ID")
         let article = try await context.feeds.article(id: id).article
         guard let link = article.link ?? article.externalLink else {
             throw CommandError(code: "no_link", message: "item #\(id) has no link to open")
@@ -222,9 +225,8 @@ struct ItemCommands {
     }
 
     /// `item mark <ID...> read|unread|star|unstar` and `item mark --feed ID --all read`.
-    func mark(_ words: [String]) async throws -> CommandOutput {
-        let usage = "item mark <ID...> read|unread|star|unstar, or item mark --feed ID --all read"
-        let arguments = try ArgumentList(words, command: "item mark", options: ["feed": .value, "all": .flag])
+    private func mark(_ input: CommandInput) async throws -> CommandOutput {
+        let (arguments, usage) = (input.arguments, input.usage)
         guard let last = arguments.positional.last?.lowercased() else { throw CommandError.usage("usage: \(usage)") }
         guard let action = ArticleMark(rawValue: last) else {
             let hint = Suggestion.nearest(to: last, in: ArticleMark.allCases.map(\.rawValue)).map {

@@ -7,39 +7,59 @@ import Models
 struct TaskCommands {
     let context: CommandContext
 
-    static let subcommands = ["add", "list", "done", "edit", "remove", "undo", "from-item", "sync"]
+    static let commands: [Command] = [
+        Command(
+            ["task"], usage: "task add|list|done|edit|remove|undo|from-item|sync", summary: "household tasks",
+            example: "task list", action: nil),
+        Command(
+            ["task add"], usage: "task add <name> [--due DATE] [--every N day|week|month|year] [--note TEXT]",
+            summary: "add a task; recurring with --every (due today unless --due)",
+            example: "task add \"Take out the bins\" --every 1 week",
+            arguments: [.init(name: "name", kind: .text, count: .rest)],
+            options: [.value("due"), .countAndUnit("every"), .value("note")]
+        ) { try await TaskCommands(context: $0.context).add($0) },
+        Command(
+            ["task list"], aliases: ["task ls"], usage: "task list [--overdue|--today|--upcoming|--done|--all]",
+            summary:
+                "open tasks by next due date, undated last; --today is due today, --upcoming tomorrow through the next 7 days, --overdue before today, --done the done ones, --all every task",
+            example: "task list --overdue", options: listFilters.map { .flag($0.0) }
+        ) { try await TaskCommands(context: $0.context).list($0) },
+        Command(
+            ["task done"], aliases: ["task complete"], usage: "task done <ID>",
+            summary: "complete a task: a recurring one moves to its next due date, a one-off one is done",
+            example: "task done 1", arguments: [.init(name: "ID", kind: .taskID)]
+        ) { try await TaskCommands(context: $0.context).done($0) },
+        Command(
+            ["task edit"],
+            usage: "task edit <ID> [--name T] [--due DATE] [--every N day|week|month|year|--once] [--note TEXT]",
+            summary: "change a task", example: "task edit 1 --every 2 weeks",
+            arguments: [.init(name: "ID", kind: .taskID)],
+            options: [.value("name"), .value("due"), .countAndUnit("every"), .flag("once"), .value("note")]
+        ) { try await TaskCommands(context: $0.context).edit($0) },
+        Command(
+            ["task remove"], aliases: ["task rm", "task delete"], usage: "task remove <ID>", summary: "delete a task",
+            example: "task remove 1", arguments: [.init(name: "ID", kind: .taskID)]
+        ) { try await TaskCommands(context: $0.context).remove($0) },
+        Command(["task undo"], usage: "task undo", summary: "undo the last task change", example: "task undo") {
+            try await TaskCommands(context: $0.context).undo($0)
+        },
+        Command(
+            ["task from-item"], usage: "task from-item <ID> [--due DATE]",
+            summary: "turn an article into a one-off \"read later\" task", example: "task from-item 4 --due tomorrow",
+            arguments: [.init(name: "ID", kind: .itemID)], options: [.value("due")]
+        ) { try await TaskCommands(context: $0.context).fromItem($0) },
+    ]
 
-    func run(_ words: [String]) async throws -> CommandOutput {
-        guard let sub = words.first?.lowercased() else {
-            throw CommandError.usage(
-                "task needs a sub-command: \(Self.subcommands.joined(separator: ", ")); try \"help task\"")
-        }
-        let rest = Array(words.dropFirst())
-        switch sub {
-        case "add": return try await add(rest)
-        case "list", "ls": return try await list(rest)
-        case "done", "complete": return try await done(rest)
-        case "edit": return try await edit(rest)
-        case "remove", "rm", "delete": return try await remove(rest)
-        case "undo": return try await undo(rest)
-        case "from-item": return try await fromItem(rest)
-        case "sync": return try await ChoreSyncCommands(context: context).run(rest)
-        default:
-            let hint = Suggestion.nearest(to: sub, in: Self.subcommands).map { " (did you mean \"task \($0)\"?)" }
-            throw CommandError.usage("task has no sub-command \"\(sub)\"\(hint ?? "")")
-        }
-    }
+    /// `task list`'s flags, each a filter.
+    private static let listFilters: [(String, TaskListFilter)] = [
+        ("overdue", .overdue), ("today", .dueToday), ("upcoming", .upcoming), ("done", .done), ("all", .all),
+    ]
 
     private var tasks: TaskService { context.tasks }
 
-    private func add(_ words: [String]) async throws -> CommandOutput {
-        let usage = "task add <name> [--due DATE] [--every N unit] [--note TEXT]"
-        let arguments = try ArgumentList(
-            words, command: "task add", options: ["due": .value, "every": .countAndUnit, "note": .value])
-        let name = arguments.positional.joined(separator: " ")
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw CommandError.usage("missing <name>; usage: \(usage)")
-        }
+    private func add(_ input: CommandInput) async throws -> CommandOutput {
+        let arguments = input.arguments
+        let name = input.text("name") ?? ""
         let task = try await tasks.add(
             name: name, note: arguments.value("note"),
             due: try arguments.value("due").map { try Self.dueDay($0, context) },
@@ -78,14 +98,8 @@ struct TaskCommands {
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
     }
 
-    private func list(_ words: [String]) async throws -> CommandOutput {
-        let names: [(String, TaskListFilter)] = [
-            ("overdue", .overdue), ("today", .dueToday), ("upcoming", .upcoming), ("done", .done), ("all", .all),
-        ]
-        let arguments = try ArgumentList(
-            words, command: "task list", options: Dictionary(uniqueKeysWithValues: names.map { ($0.0, .flag) }))
-        try arguments.expectPositional(atMost: 0, usage: "task list [--overdue|--today|--upcoming|--done|--all]")
-        let chosen = names.filter { arguments.has($0.0) }
+    private func list(_ input: CommandInput) async throws -> CommandOutput {
+        let chosen = Self.listFilters.filter { input.arguments.has($0.0) }
         guard chosen.count <= 1 else {
             throw CommandError.usage("choose one of --overdue, --today, --upcoming, --done, --all")
         }
@@ -125,8 +139,8 @@ struct TaskCommands {
         return CommandOutput(text: list.isEmpty ? "no tasks" : table.render(context.display), json: json)
     }
 
-    private func done(_ words: [String]) async throws -> CommandOutput {
-        let id = try singleID(words, usage: "task done <ID>", command: "task done")
+    private func done(_ input: CommandInput) async throws -> CommandOutput {
+        let id = try input.id("ID")
         let task = try await tasks.complete(id: id)
         let text =
             task.isDone
@@ -137,13 +151,9 @@ struct TaskCommands {
             json: .object(["ok": .bool(true), "id": .int(id), "done": .bool(task.isDone), "due": .string(task.dueDay)]))
     }
 
-    private func edit(_ words: [String]) async throws -> CommandOutput {
-        let usage = "task edit <ID> [--name T] [--due DATE] [--every N unit|--once] [--note TEXT]"
-        let arguments = try ArgumentList(
-            words, command: "task edit",
-            options: ["name": .value, "due": .value, "every": .countAndUnit, "once": .flag, "note": .value])
-        try arguments.expectPositional(atMost: 1, usage: usage)
-        let id = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "a task id")
+    private func edit(_ input: CommandInput) async throws -> CommandOutput {
+        let arguments = input.arguments
+        let id = try input.id("ID")
         if arguments.has("every") && arguments.has("once") {
             throw CommandError.usage("choose --every or --once, not both")
         }
@@ -162,15 +172,14 @@ struct TaskCommands {
         return .ok("changed task #\(id) \"\(TerminalText.sanitized(task.name))\"" + Self.schedule(task))
     }
 
-    private func remove(_ words: [String]) async throws -> CommandOutput {
-        let id = try singleID(words, usage: "task remove <ID>", command: "task remove")
+    private func remove(_ input: CommandInput) async throws -> CommandOutput {
+        let id = try input.id("ID")
         let task = try await tasks.task(id: id)
         try await tasks.remove(id: id)
         return .ok("removed task #\(id) \"\(TerminalText.sanitized(task.name))\"")
     }
 
-    private func undo(_ words: [String]) async throws -> CommandOutput {
-        try ArgumentList(words, command: "task undo").expectPositional(atMost: 0, usage: "task undo")
+    private func undo(_ input: CommandInput) async throws -> CommandOutput {
         let undone = try await tasks.undo()
         let name = undone.task.map { " \"\(TerminalText.sanitized($0.name))\"" } ?? ""
         let what: String
@@ -185,12 +194,9 @@ struct TaskCommands {
             json: .object(["ok": .bool(true), "undone": .string(undone.kind.rawValue), "id": .int(undone.taskID)]))
     }
 
-    private func fromItem(_ words: [String]) async throws -> CommandOutput {
-        let usage = "task from-item <ID> [--due DATE]"
-        let arguments = try ArgumentList(words, command: "task from-item", options: ["due": .value])
-        try arguments.expectPositional(atMost: 1, usage: usage)
-        let articleID = try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "an item id")
-        let due = try arguments.value("due").map { try Self.dueDay($0, context) }
+    private func fromItem(_ input: CommandInput) async throws -> CommandOutput {
+        let articleID = try input.id("ID")
+        let due = try input.arguments.value("due").map { try Self.dueDay($0, context) }
         let article = try await context.feeds.article(id: articleID).article
         let task = try await context.tasks.add(
             name: Self.readLaterName(article, id: articleID), note: article.link?.absoluteString, due: due,
@@ -209,11 +215,5 @@ struct TaskCommands {
         let trimmed = title?.trimmingCharacters(in: .whitespacesAndNewlines)
         let name = (trimmed?.isEmpty == false ? trimmed : nil) ?? article.link?.absoluteString ?? "item #\(id)"
         return "Read: \(name)"
-    }
-
-    private func singleID(_ words: [String], usage: String, command: String) throws -> Int64 {
-        let arguments = try ArgumentList(words, command: command)
-        try arguments.expectPositional(atMost: 1, usage: usage)
-        return try ArgumentList.id(try arguments.positional(0, name: "ID", usage: usage), what: "a task id")
     }
 }

@@ -22,16 +22,22 @@ final class Completer: Sendable {
     private let feeds: FeedService?
     private let tasks: TaskService?
     private let dataVersion: (@Sendable () async -> Int?)?
+    private let configKeys: @Sendable () -> [String]
     private let ids = Mutex(Ids())
     private let watcher = Mutex<Task<Void, Never>?>(nil)
 
     /// - Parameter dataVersion: a number that changes whenever anyone commits, this process as
     ///   soon as its write returns, another through the database's `PRAGMA data_version`
     ///   (`LocalStore.dataVersion()`).
-    init(feeds: FeedService?, tasks: TaskService?, dataVersion: (@Sendable () async -> Int?)? = nil) {
+    /// - Parameter configKeys: the configuration's keys (`config get`).
+    init(
+        feeds: FeedService?, tasks: TaskService?, dataVersion: (@Sendable () async -> Int?)? = nil,
+        configKeys: @escaping @Sendable () -> [String] = { [] }
+    ) {
         self.feeds = feeds
         self.tasks = tasks
         self.dataVersion = dataVersion
+        self.configKeys = configKeys
         let feedChanges = feeds?.changes()
         let taskChanges = tasks?.changes()
         guard feedChanges != nil || taskChanges != nil else { return }
@@ -118,37 +124,65 @@ final class Completer: Sendable {
     }
 
     /// The candidates for the word being typed (`prefix`), given the words before it; `nil`
-    /// means "complete a file path".
+    /// means "complete a file path". What a position takes comes from the command's declaration:
+    /// its sub-commands, its `--options`, the kind of the argument or option value being typed.
     func candidates(before: [String], prefix: String) -> [String]? {
         let words = before.map { $0.lowercased() }
-        let pool: [String]
-        switch words.count {
-        case 0:
-            pool = CommandCatalog.words
-        case 1 where words[0] == "help":
-            pool = CommandCatalog.words
-        case 1 where !CommandCatalog.subcommands(of: words[0]).isEmpty:
-            pool = CommandCatalog.subcommands(of: words[0])
-        default:
-            let (command, sub) = (words[0], words.count > 1 ? words[1] : "")
-            let current = ids.withLock { $0 }
-            switch (command, sub) {
-            case ("feed", "add"), ("feed", "import"), ("feed", "export"): return nil
-            case ("help", _): pool = words.count == 2 ? CommandCatalog.subcommands(of: sub) : []
-            case ("feed", "refresh"):
-                pool = current.feeds
-            case ("feed", "remove"), ("feed", "rename"):
-                pool = words.count == 2 ? current.feeds : []
-            case ("items", _) where words.last == "--feed", ("item", "mark") where words.last == "--feed":
-                pool = current.feeds
-            case ("item", "show"), ("item", "read"), ("item", "mark"), ("read", _), ("task", "from-item"):
-                pool = current.items
-            case ("task", "done"), ("task", "edit"), ("task", "remove"):
-                pool = words.count == 2 ? current.tasks : []
-            default:
-                pool = []
+        guard !words.isEmpty else { return Self.matching(CommandCatalog.words, prefix) }
+        guard let (command, typed) = try? CommandCatalog.resolve(words) else {
+            // A group's sub-command being typed (`feed re`), or nothing known.
+            guard words.count == 1 else { return [] }
+            return Self.matching(CommandCatalog.subcommands(of: words[0]), prefix)
+        }
+        if typed.isEmpty, !CommandCatalog.children(of: command).isEmpty, !prefix.hasPrefix("-") {
+            if command.isGroup || command.arguments.isEmpty {
+                return Self.matching(CommandCatalog.subcommands(of: command.name), prefix)
             }
         }
-        return pool.filter { $0.hasPrefix(prefix.lowercased()) }
+        if prefix.hasPrefix("-") { return Self.matching(command.options.map { "--" + $0.name }, prefix) }
+        guard let kind = Self.kind(of: typed, in: command) else { return [] }
+        let current = ids.withLock { $0 }
+        switch kind {
+        case .path: return nil
+        case .feedID: return Self.matching(current.feeds, prefix)
+        case .itemID: return Self.matching(current.items, prefix)
+        case .taskID: return Self.matching(current.tasks, prefix)
+        case .configKey: return Self.matching(configKeys(), prefix)
+        case .commandName:
+            let named = typed.joined(separator: " ")
+            return Self.matching(
+                named.isEmpty ? CommandCatalog.words : CommandCatalog.subcommands(of: named), prefix)
+        case .text: return []
+        }
+    }
+
+    /// What the next word after `typed` is: an option's value, or the positional argument at
+    /// its place; `nil` past the last one.
+    private static func kind(of typed: [String], in command: Command) -> Command.ValueKind? {
+        var positional = 0
+        var index = 0
+        while index < typed.count {
+            let word = typed[index]
+            index += 1
+            guard word.hasPrefix("--"), let option = command.options.first(where: { "--" + $0.name == word }) else {
+                positional += 1
+                continue
+            }
+            switch option.kind {
+            case .flag: continue
+            case .value:
+                if index == typed.count { return option.value }
+                index += 1
+            case .countAndUnit:
+                if index == typed.count { return .text }
+                index += Double(typed[index]) != nil ? 2 : 1
+                if index > typed.count { return .text }
+            }
+        }
+        return command.argumentKind(at: positional)
+    }
+
+    private static func matching(_ pool: [String], _ prefix: String) -> [String] {
+        pool.filter { $0.hasPrefix(prefix.lowercased()) }
     }
 }

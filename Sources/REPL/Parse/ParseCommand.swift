@@ -96,23 +96,30 @@ struct ParseCommand: AsyncParsableCommand {
 }
 
 extension ParseCommand.CommonForm {
+    /// The switches of `tidings parse` as the common form reads them; a test holds them to the
+    /// argument parser's declarations of `ParseCommand`.
+    static let switches: [String: any WritableKeyPath<Self, Bool> & Sendable] = [
+        "--json": \.json, "--summary": \.summary,
+    ]
+
     /// The form `arguments` (what follows `parse`) spell, or `nil` for the argument parser.
     init?(_ arguments: [String]) {
+        var form = Self(source: "")
         var source: String?
-        var json = false
-        var summary = false
+        var seen = Set<String>()
         for argument in arguments {
-            switch argument {
-            case "--json" where !json: json = true
-            case "--summary" where !summary: summary = true
-            default:
+            if let flag = Self.switches[argument] {
+                guard seen.insert(argument).inserted else { return nil }
+                form[keyPath: flag] = true
+            } else {
                 guard source == nil, !argument.isEmpty, !argument.hasPrefix("-"), argument != "help" else {
                     return nil
                 }
                 source = argument
             }
         }
-        guard let source, !(json && summary) else { return nil }
-        self.init(source: source, json: json, summary: summary)
+        guard let source, !(form.json && form.summary) else { return nil }
+        form.source = source
+        self = form
     }
 }

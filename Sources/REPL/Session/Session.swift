@@ -88,7 +88,7 @@ final class Session {
 
     /// The banner shown when the configuration requires a newer version; `nil` otherwise.
     func updateBanner() -> String? {
-        CommandRunner(context: context, console: console, historyEntries: []).updateBanner()
+        context.updateBanner()
     }
 
     /// Runs one line. Blank lines and `#` comments do nothing. An error is reported after
@@ -103,24 +103,14 @@ final class Session {
             report(.usage(error.description), at: location)
             return .failed(1)
         }
-        guard let first = words.first else { return .proceed }
-        let command = first.lowercased()
-        let arguments = Array(words.dropFirst())
-        if command == "quit" || command == "exit" {
-            guard arguments.isEmpty else {
-                report(
-                    .usage("\(command) takes no arguments (got \"\(arguments.joined(separator: " "))\")"), at: location)
-                return .failed(1)
-            }
-            if options.json { console.out(JSONValue.object(["ok": .bool(true)]).description) }
-            return .quit
-        }
-        let runner = CommandRunner(context: context, console: console, historyEntries: history.entries)
-        let work = Task { try await runner.run(command, arguments) }
+        guard !words.isEmpty else { return .proceed }
+        let runner = CommandRunner(context: context, historyEntries: history.entries)
+        let work = Task { try await runner.run(words) }
         interrupts?.running(work)
         defer { interrupts?.idle() }
         do {
             let output = try await work.value
+            if let notice = output.notice { console.err(notice) }
             if options.json {
                 console.out(output.renderJSON().description)
             } else {
@@ -131,7 +121,7 @@ final class Session {
                 console.err((location.map { "\($0): " } ?? "") + "error: \(failure.message)")
                 return .failed(failure.exitStatus)
             }
-            return .proceed
+            return output.endsSession ? .quit : .proceed
         } catch {
             let failure = Self.commandError(error, cancelled: work.isCancelled)
             report(failure, at: location)

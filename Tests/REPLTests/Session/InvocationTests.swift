@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Testing
 
 @testable import REPL
@@ -38,5 +39,40 @@ struct InvocationTests {
         ])
     func leftToParser(arguments: [String]) {
         #expect(Invocation(commonForm: arguments) == nil)
+    }
+}
+
+@Suite("The command-line readers' flags against the argument parser's declarations")
+struct InvocationDeclarationTests {
+    /// The flags and the options `command` declares, as the argument parser describes them
+    /// (`--experimental-dump-help`), without its own --version and --help.
+    static func declared(_ command: any ParsableCommand.Type) throws -> (flags: Set<String>, options: Set<String>) {
+        let info = try JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any]
+        let arguments = try #require((info?["command"] as? [String: Any])?["arguments"] as? [[String: Any]])
+        var flags: Set<String> = []
+        var options: Set<String> = []
+        for argument in arguments {
+            let names = (argument["names"] as? [[String: String]] ?? []).map {
+                ($0["kind"] == "short" ? "-" : "--") + ($0["name"] ?? "")
+            }
+            guard let name = names.first, !["--version", "-h"].contains(name) else { continue }
+            if argument["kind"] as? String == "flag" { flags.insert(name) }
+            if argument["kind"] as? String == "option" { options.insert(name) }
+        }
+        return (flags, options)
+    }
+
+    @Test("the common-form reader of tidings knows exactly the flags and options TidingsCommand declares")
+    func tidings() throws {
+        let declared = try Self.declared(TidingsCommand.self)
+        #expect(declared.flags == Set(Invocation.switches.keys))
+        #expect(declared.options == Set(Invocation.valueOptions.keys).union(["-c"]))
+    }
+
+    @Test("the common-form reader of tidings parse knows exactly the flags ParseCommand declares")
+    func parse() throws {
+        let declared = try Self.declared(ParseCommand.self)
+        #expect(declared.flags == Set(ParseCommand.CommonForm.switches.keys))
+        #expect(declared.options.isEmpty)
     }
 }
