@@ -1,15 +1,16 @@
 import Foundation
-import Testing
-
 import Models
 import Storage
+import Testing
 
 @testable import Store
 
 /// The store an app opens: a file, created when missing, whose data version follows commits.
 @Suite("LocalStore")
 struct LocalStoreTests {
-    @Test("a store opened at a path creates the file, its data version moves when another connection commits, and it opens again")
+    @Test(
+        "a store opened at a path creates the file, its data version moves when another connection commits, and it opens again"
+    )
     func openAndVersion() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-store-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

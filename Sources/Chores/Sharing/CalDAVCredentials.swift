@@ -4,14 +4,18 @@ internal import Networking
 /// A CalDAV account's user and password, never stored, printed or written as JSON: its
 /// `description` hides the password.
 public struct CalDAVCredentials: Sendable, Equatable, CustomStringConvertible {
+    /// The account's user name, as the server knows it.
     public var user: String
+    /// The account's password; kept in memory only.
     public var password: String
 
+    /// Credentials for one account, as the composition root found them.
     public init(user: String, password: String) {
         self.user = user
         self.password = password
     }
 
+    /// `alice:•••`: the user, never the password.
     public var description: String { "\(user):•••" }
 
     /// The credentials for `url` and `user` (the one set up, or `nil` to take the netrc's
@@ -61,6 +65,7 @@ public struct CalDAVCredentialsProvider: Sendable {
     /// being told whose it is).
     public var hasPasswordWithoutUser: Bool
 
+    /// A provider that asks `credentials` for each collection and user.
     public init(
         hasPasswordWithoutUser: Bool = false,
         credentials: @escaping @Sendable (_ collection: URL, _ user: String?) -> CalDAVCredentials?

@@ -17,7 +17,6 @@ public struct ChoreSyncConflict: Sendable, Hashable {
     /// `2026-12-01` or `none`): reported, so that no change is lost unseen.
     public var discarded: [String: String]
 
-    /// Creates the value.
     public init(task: String, fields: [String], resolution: String, discarded: [String: String] = [:]) {
         self.task = task
         self.fields = fields
@@ -33,7 +32,6 @@ public struct ChoreSyncProblem: Sendable, Hashable, CustomStringConvertible {
     /// Why, in words.
     public var reason: String
 
-    /// Creates the value.
     public init(href: String, reason: String) {
         self.href = href
         self.reason = reason
@@ -56,7 +54,6 @@ public struct ChoreSyncSummary: Sendable, Hashable {
     /// Objects that could not be synced, each with its reason; the others synced.
     public var problems: [ChoreSyncProblem] = []
 
-    /// Creates an empty summary.
     public init() {}
 
     /// `sent 2, received 1, deleted 0, 1 conflict`.

@@ -53,7 +53,6 @@ public actor TaskListViewModel {
 
     deinit { observation?.cancel() }
 
-    /// The current state.
     public nonisolated var state: ViewState<TaskList> { publisher.value }
 
     /// A stream of states for one subscriber, starting with the current one.

@@ -16,7 +16,6 @@ public struct CachedConfig: Sendable, Hashable {
     /// send.
     public var sourceURL: URL?
 
-    /// Creates a cached document.
     public init(
         body: Data, etag: String? = nil, lastModified: String? = nil, fetchedAt: Date, sourceURL: URL? = nil
     ) {
@@ -69,7 +68,6 @@ public struct ConfigAttempt: Sendable, Hashable, Codable {
     /// What came of it.
     public var result: String
 
-    /// Creates an attempt.
     public init(at: Date, result: String) {
         self.at = at
         self.result = result

@@ -20,7 +20,6 @@ public struct ConfigURLSelection: Sendable, Hashable {
     /// Where it came from.
     public var origin: Origin
 
-    /// Creates a selection.
     public init(url: URL, origin: Origin) {
         self.url = url
         self.origin = origin

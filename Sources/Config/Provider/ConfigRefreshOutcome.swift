@@ -48,7 +48,6 @@ public struct ConfigRefreshRecord: Sendable, Hashable {
     /// cache that could not be written.
     public var warnings: [String]
 
-    /// Creates a record.
     public init(at: Date, outcome: ConfigRefreshOutcome, warnings: [String] = []) {
         self.at = at
         self.outcome = outcome
@@ -67,7 +66,6 @@ public struct ConfigUpdate: Sendable, Hashable {
     /// The dotted keys whose values changed, sorted; never empty.
     public var changedKeys: [String]
 
-    /// Creates an update.
     public init(snapshot: ConfigSnapshot, changedKeys: [String]) {
         self.snapshot = snapshot
         self.changedKeys = changedKeys

@@ -15,14 +15,12 @@ public enum ConfigSource: String, Sendable, Hashable, CaseIterable {
 public struct ConfigValue: Sendable, Hashable {
     /// The dotted path (`minVersion`, `features.fullTextSearch`).
     public var key: String
-    /// The value.
     public var value: JSONValue
     /// Where it came from.
     public var source: ConfigSource
     /// When the document it came from was fetched; `nil` for the bundled default.
     public var fetchedAt: Date?
 
-    /// Creates a value.
     public init(key: String, value: JSONValue, source: ConfigSource, fetchedAt: Date?) {
         self.key = key
         self.value = value
@@ -35,7 +33,6 @@ public struct ConfigValue: Sendable, Hashable {
 /// cached document, key by key (nested objects are merged, so a document that sets
 /// `features.a` keeps the default's `features.b`).
 public struct ConfigSnapshot: Sendable, Hashable {
-    /// The bundled defaults.
     public let defaults: AppConfig
     /// The fetched or cached document, when there is a good one.
     public let document: AppConfig?

@@ -18,7 +18,6 @@ public struct FetchedDocument: Sendable, Hashable {
     /// Where every redirect on the way was permanent (301/308): the URL to use from now on.
     public var permanentRedirect: URL?
 
-    /// Creates a document.
     public init(
         body: Data, url: URL, etag: String? = nil, lastModified: String? = nil, charset: String? = nil,
         mediaType: String? = nil, permanentRedirect: URL? = nil

@@ -33,7 +33,6 @@ public struct RefreshSummary: Sendable, Hashable {
     public struct Failure: Sendable, Hashable {
         /// The feed's id.
         public var feedID: Int64
-        /// The feed's URL.
         public var url: URL
         /// Why it failed.
         public var reason: String
@@ -60,7 +59,6 @@ public struct RefreshSummary: Sendable, Hashable {
     /// could not (the next search indexes them instead).
     public var searchIndexFailure: String?
 
-    /// Creates an empty summary.
     public init() {}
 
     /// Whether feeds were asked for and none of them could be refreshed.
@@ -113,7 +111,6 @@ public struct ImportSummary: Sendable, Hashable {
     /// Outlines left out: a feed URL that is not an absolute http or https address.
     public var skipped: [String] = []
 
-    /// Creates a summary.
     public init(imported: Int, alreadyPresent: Int, skipped: [String] = []) {
         self.imported = imported
         self.alreadyPresent = alreadyPresent

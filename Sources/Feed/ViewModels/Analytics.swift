@@ -18,7 +18,6 @@ public protocol AnalyticsSink: Sendable {
 
 /// Drops every event.
 public struct NoAnalytics: AnalyticsSink {
-    /// Creates the sink.
     public init() {}
     /// Drops the event.
     public func send(_ event: any AnalyticsEvent) {}
@@ -36,9 +35,7 @@ public struct ArticleListViewed: AnalyticsEvent {
 
 /// An article was opened.
 public struct ArticleOpened: AnalyticsEvent {
-    /// The article's id.
     public var id: Int64
-    /// Creates the event.
     public init(id: Int64) { self.id = id }
     /// `article_opened`.
     public var name: String { "article_opened" }

@@ -20,7 +20,6 @@ public actor ArticleListViewModel {
     /// The filter shown.
     public private(set) var query = ArticleQuery()
 
-    /// Creates the view model.
     public init(
         service: any FeedProviding, pageSize: Int = 20, analytics: any AnalyticsSink = NoAnalytics(),
         router: (any Router)? = nil
@@ -33,7 +32,6 @@ public actor ArticleListViewModel {
 
     deinit { observation.cancel() }
 
-    /// The current state.
     public nonisolated var state: ViewState<ListContent<StoredArticle>> { publisher.value }
 
     /// The states from now on, starting with the current one.

@@ -6,7 +6,6 @@ public struct FeedRow: Sendable, Hashable, Identifiable {
     public var feed: FeedSource
     /// Unread and total article counts.
     public var counts: ArticleCounts
-    /// The feed's id.
     public var id: Int64 { feed.id ?? 0 }
 }
 
@@ -22,7 +21,6 @@ public final class FeedListViewModel: Sendable {
     private let publisher = StatePublisher<ViewState<ListContent<FeedRow>>>(.idle)
     private let observation = ObservationHandle()
 
-    /// Creates the view model over a service.
     public init(service: any FeedProviding, analytics: any AnalyticsSink = NoAnalytics()) {
         self.service = service
         self.analytics = analytics
@@ -30,7 +28,6 @@ public final class FeedListViewModel: Sendable {
 
     deinit { observation.cancel() }
 
-    /// The current state.
     public var state: ViewState<ListContent<FeedRow>> { publisher.value }
 
     /// The states from now on, starting with the current one.

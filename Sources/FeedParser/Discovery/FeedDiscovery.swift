@@ -10,7 +10,6 @@ public struct DiscoveredFeed: Sendable, Hashable {
     /// The link's media type (`application/rss+xml`).
     public var type: String?
 
-    /// Creates a discovered feed.
     public init(url: URL, title: String? = nil, type: String? = nil) {
         self.url = url
         self.title = title

@@ -13,7 +13,6 @@ public struct OPMLSubscription: Sendable, Hashable {
     /// The folders it sits in, outermost first.
     public var categories: [String]
 
-    /// Creates a subscription.
     public init(feedURL: URL, title: String? = nil, homePageURL: URL? = nil, categories: [String] = []) {
         self.feedURL = feedURL
         self.title = title

@@ -22,14 +22,12 @@ public struct ParsedFeed: Sendable, Hashable {
     /// The feed's image: a podcast's cover art (`itunes:image`), the RSS channel's `<image>`,
     /// Atom's `logo`, a JSON Feed's `icon`, a Media RSS thumbnail.
     public var image: URL?
-    /// The feed's authors.
     public var authors: [Author]
     /// The entries, in document order.
     public var items: [ParsedItem]
     /// Problems the parser recovered from (a skipped item, a cut-off document).
     public var warnings: [String]
 
-    /// Creates a parsed feed.
     public init(
         format: FeedFormat, title: String? = nil, link: URL? = nil, feedURL: URL? = nil, description: String? = nil,
         language: String? = nil, updated: Date? = nil, icon: URL? = nil, image: URL? = nil, authors: [Author] = [],

@@ -7,14 +7,12 @@ import Foundation
 /// {"id":10,"contact_info":{"email":"jo@example.com"},"preferences":{"contact":{"newsletter":true}}}
 /// ```
 public struct Account: Sendable, Hashable, Codable, Identifiable {
-    /// The account id.
     public var id: Int
     /// Where mail goes (`contact_info.email`).
     public var email: String
     /// Whether the user wants the newsletter (`preferences.contact.newsletter`).
     public var isSubscribedToNewsletter: Bool
 
-    /// Creates an account.
     public init(id: Int, email: String, isSubscribedToNewsletter: Bool) {
         self.id = id
         self.email = email
@@ -56,7 +54,6 @@ public struct Account: Sendable, Hashable, Codable, Identifiable {
 
 /// A person in the household, as the household API names its fields (`e-mail`, `registered`).
 public struct HouseholdMember: Sendable, Hashable, Codable, Identifiable {
-    /// The member id.
     public var id: Int
     /// The name shown in the app.
     public var name: String
@@ -72,7 +69,6 @@ public struct HouseholdMember: Sendable, Hashable, Codable, Identifiable {
         case isRegistered = "registered"
     }
 
-    /// Creates a member.
     public init(id: Int, name: String, email: String? = nil, isRegistered: Bool) {
         self.id = id
         self.name = name

@@ -51,7 +51,6 @@ public struct Article: Sendable, Hashable, Codable, Identifiable {
         case image, duration, episode, season
     }
 
-    /// Creates an article.
     public init(
         id: Int64? = nil, feedID: Int64, uniqueID: String, externalID: String? = nil,
         title: String? = nil, link: URL? = nil, externalLink: URL? = nil,
@@ -87,7 +86,6 @@ public struct Article: Sendable, Hashable, Codable, Identifiable {
 
 /// A person credited on a feed or an article.
 public struct Author: Sendable, Hashable, Codable {
-    /// The display name.
     public var name: String?
     /// An e-mail address.
     public var email: String?
@@ -117,7 +115,6 @@ public struct Enclosure: Sendable, Hashable, Codable {
         case length
     }
 
-    /// Creates an enclosure.
     public init(url: URL, mimeType: String? = nil, length: Int64? = nil) {
         self.url = url
         self.mimeType = mimeType

@@ -13,7 +13,6 @@ public struct StoredArticle: Sendable, Hashable, Identifiable {
     /// The article's row id.
     public var id: Int64 { article.id ?? 0 }
 
-    /// Creates a stored article.
     public init(article: Article, status: ArticleStatus, sortDate: Date) {
         self.article = article
         self.status = status
@@ -70,7 +69,6 @@ public struct ArticlePage: Sendable, Hashable {
     /// How many articles the whole list (every page) holds.
     public var total: Int
 
-    /// Creates a page.
     public init(articles: [StoredArticle], total: Int) {
         self.articles = articles
         self.total = total

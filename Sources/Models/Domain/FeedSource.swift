@@ -34,7 +34,6 @@ public struct FeedSource: Sendable, Hashable, Codable, Identifiable {
         case homePageURL = "homePageUrl"
     }
 
-    /// Creates a subscription.
     public init(
         id: Int64? = nil, url: URL, title: String, homePageURL: URL? = nil, format: FeedFormat? = nil,
         etag: String? = nil, lastModified: String? = nil, contentHash: String? = nil,
@@ -173,7 +172,6 @@ public struct FeedSummary: Sendable, Hashable, Identifiable {
     /// Its stored articles, and how many are unread.
     public var counts: ArticleCounts
 
-    /// Creates a summary.
     public init(
         id: Int64, title: String, url: String, lastResult: RefreshResult? = nil, lastRefreshedAt: Date? = nil,
         isGone: Bool = false, counts: ArticleCounts = ArticleCounts(unread: 0, total: 0)

@@ -36,7 +36,6 @@ public struct HouseholdTask: Sendable, Hashable, Codable, Identifiable {
         case articleID = "articleId"
     }
 
-    /// Creates a task.
     public init(
         id: Int64? = nil, name: String, note: String? = nil, dueDate: Date? = nil,
         frequency: Frequency? = nil, anchorDate: Date? = nil, isDone: Bool = false, articleID: Int64? = nil,
@@ -98,7 +97,6 @@ public struct TaskCompletion: Sendable, Hashable, Codable {
         case taskID = "taskId", dueDate, completedAt
     }
 
-    /// Creates a completion record.
     public init(taskID: Int64?, dueDate: Date?, completedAt: Date) {
         self.taskID = taskID
         self.dueDate = dueDate

@@ -14,7 +14,6 @@ public struct Token: Sendable, Hashable, Codable {
     /// (the access token is then `base64(user:password)`, as a CalDAV server asks).
     public var scheme: String
 
-    /// Creates a token.
     public init(accessToken: String, refreshToken: String? = nil, expiresAt: Date? = nil, scheme: String = "Bearer") {
         self.accessToken = accessToken
         self.refreshToken = refreshToken

@@ -12,7 +12,6 @@ public struct Snapshot<Section: Hashable & Sendable, Item: Hashable & Sendable>:
     /// Items marked as changed in place since the snapshot they are diffed against.
     public private(set) var reloadedItems: Set<Item> = []
 
-    /// Creates an empty snapshot.
     public init() {}
 
     /// The sections, in order.
@@ -134,7 +133,6 @@ public struct Snapshot<Section: Hashable & Sendable, Item: Hashable & Sendable>:
 public struct SnapshotDifference<Item: Hashable & Sendable>: Sendable, Hashable {
     /// An item that changed place: positions in the old and new item lists.
     public struct Move: Sendable, Hashable {
-        /// The item.
         public var item: Item
         /// Its position in the old snapshot.
         public var from: Int
@@ -151,7 +149,6 @@ public struct SnapshotDifference<Item: Hashable & Sendable>: Sendable, Hashable 
     /// Kept items whose content changed.
     public var reloaded: [Item] = []
 
-    /// Creates an empty difference.
     public init() {}
 
     /// Whether nothing changed.

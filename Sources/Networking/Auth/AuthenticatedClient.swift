@@ -11,7 +11,6 @@ public struct AuthenticatedClient: Sendable {
     private let client: APIClient
     private let authenticator: Authenticator
 
-    /// Creates a client over a plain one.
     public init(client: APIClient, authenticator: Authenticator) {
         self.client = client
         self.authenticator = authenticator

@@ -26,7 +26,6 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStr
 /// A request description that carries the type its response decodes to, so a call site reads
 /// `try await client.execute(Endpoint<Account>.get("me"))`.
 public struct Endpoint<Response>: Sendable {
-    /// The method.
     public var method: HTTPMethod
     /// The path, relative to the client's base URL (`v1/feeds`), or an absolute URL string.
     public var path: String
@@ -34,10 +33,8 @@ public struct Endpoint<Response>: Sendable {
     public var query: [URLQueryItem]
     /// Extra request headers.
     public var headers: [String: String]
-    /// The request body.
     public var body: Data?
 
-    /// Creates an endpoint.
     public init(
         method: HTTPMethod, path: String, query: [URLQueryItem] = [], headers: [String: String] = [:],
         body: Data? = nil

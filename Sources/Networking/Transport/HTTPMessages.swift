@@ -39,7 +39,6 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
 /// A request as the transport sends it.
 public struct HTTPRequest: Sendable, Hashable {
-    /// The method.
     public var method: HTTPMethod
     /// The absolute URL.
     public var url: URL
@@ -51,7 +50,6 @@ public struct HTTPRequest: Sendable, Hashable {
     /// transport's default.
     public var timeout: TimeInterval?
 
-    /// Creates a request.
     public init(
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
         timeout: TimeInterval? = nil
@@ -81,7 +79,6 @@ public struct HTTPResponse: Sendable, Hashable {
     /// callers that store the URL should store this one.
     public var permanentRedirect: URL?
 
-    /// Creates a response.
     public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL, permanentRedirect: URL? = nil) {
         self.status = status
         self.headers = headers

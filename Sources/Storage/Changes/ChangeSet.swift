@@ -76,7 +76,6 @@ public struct ChangeSet: Sendable, Hashable {
     /// The changes per entity; entities that did not change are absent.
     public let changes: [Entity: EntityChanges]
 
-    /// Creates a change set.
     public init(source: ChangeSource, changes: [Entity: EntityChanges]) {
         self.source = source
         self.changes = changes.filter { !$0.value.isEmpty }

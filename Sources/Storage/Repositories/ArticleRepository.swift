@@ -10,7 +10,6 @@ public struct ArticleRepository: Sendable {
     /// How old an incoming article may be and still arrive unread: about six months.
     public static let defaultUnreadCutoff: TimeInterval = 182 * 86_400
 
-    /// Creates the repository over a database.
     public init(database: AppDatabase) { self.database = database }
 
     /// Saves one article (inserting it with an unread status, or replacing the stored fields).

@@ -6,7 +6,6 @@ public import Models
 public struct ConfigCacheRepository: Sendable {
     private let database: AppDatabase
 
-    /// Creates the repository over a database.
     public init(database: AppDatabase) { self.database = database }
 
     /// The cached document, if one was saved.

@@ -12,7 +12,6 @@ public struct ChoreSyncTask: Sendable, Hashable {
     /// The link of its article (a read-later task), if it has one.
     public var articleLink: URL?
 
-    /// Creates the value.
     public init(task: HouseholdTask, completions: [Date] = [], articleLink: URL? = nil) {
         self.task = task
         self.completions = completions

@@ -6,7 +6,6 @@ public import Models
 public struct ChoreSyncRepository: Sendable {
     let database: AppDatabase
 
-    /// Creates the repository over a database.
     public init(database: AppDatabase) { self.database = database }
 
     /// The account chores are shared through, if one was set up.

@@ -6,7 +6,6 @@ public import Models
 public struct FeedRepository: Sendable {
     let database: AppDatabase
 
-    /// Creates the repository over a database.
     public init(database: AppDatabase) { self.database = database }
 
     /// Saves a new subscription and returns it with its id.

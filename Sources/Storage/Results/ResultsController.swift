@@ -11,7 +11,6 @@ public struct ResultsDifference: Sendable, Hashable {
         /// Its position after.
         public var to: Int
 
-        /// Creates a move.
         public init(from: Int, to: Int) {
             self.from = from
             self.to = to

@@ -10,7 +10,6 @@ public struct MergeResult: Sendable, Hashable {
     /// How many incoming articles were already stored unchanged.
     public var unchanged: Int
 
-    /// Creates a result.
     public init(inserted: [Int64] = [], updated: [Int64] = [], unchanged: Int = 0) {
         self.inserted = inserted
         self.updated = updated

@@ -13,7 +13,6 @@ public struct CachedDocument: Sendable, Hashable {
     /// Where it was fetched from, when known.
     public var sourceURL: String?
 
-    /// Creates a cached document.
     public init(
         body: Data, etag: String? = nil, lastModified: String? = nil, fetchedAt: Date, sourceURL: String? = nil
     ) {

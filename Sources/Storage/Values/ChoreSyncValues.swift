@@ -14,7 +14,6 @@ public struct ChoreSyncAccount: Sendable, Hashable {
     /// How it ended, in words.
     public var lastResult: String?
 
-    /// Creates an account.
     public init(url: URL, user: String, syncToken: String? = nil, lastSyncAt: Date? = nil, lastResult: String? = nil) {
         self.url = url
         self.user = user
@@ -28,7 +27,6 @@ public struct ChoreSyncAccount: Sendable, Hashable {
 public struct ChoreSyncItem: Sendable, Hashable {
     /// Its path on the server (`/alice/chores/6B29….ics`).
     public var href: String
-    /// The VTODO's UID.
     public var uid: String
     /// The task it is; `nil` once the task was deleted here (the deletion has yet to reach the
     /// server) or for an object Tidings could not read.
@@ -38,7 +36,6 @@ public struct ChoreSyncItem: Sendable, Hashable {
     /// The text last synced: what both sides agreed on, the base of a three-way merge.
     public var icalendar: String
 
-    /// Creates an item.
     public init(href: String, uid: String, taskID: Int64?, etag: String?, icalendar: String) {
         self.href = href
         self.uid = uid

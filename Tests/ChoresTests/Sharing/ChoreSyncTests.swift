@@ -231,7 +231,8 @@ struct ChoreSyncTests {
             let (a, b, c) = (try ChoreHome(server), try ChoreHome(server), try ChoreHome(server))
             var articles: [Int64] = []
             for home in [a, b] {
-                let service = FeedService(store: home.store, fetcher: HTTPFeedFetcher(transport: makeDefaultTransport()))
+                let service = FeedService(
+                    store: home.store, fetcher: HTTPFeedFetcher(transport: makeDefaultTransport()))
                 let subscription = try await service.subscribe(url: feed)
                 let stored = try await service.articles(matching: ArticleQuery(feedID: subscription.feed.id))
                 articles.append(try #require(stored.first { $0.article.title == "Sourdough starter" }?.id))

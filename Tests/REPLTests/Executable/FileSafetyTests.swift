@@ -58,7 +58,8 @@ struct FileSafetyTests {
         }
         // A private file stays private.
         let kept = home.appendingPathComponent("private.opml").path
-        FileManager.default.createFile(atPath: kept, contents: Data("old".utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(
+            atPath: kept, contents: Data("old".utf8), attributes: [.posixPermissions: 0o600])
         #expect(try export(kept).status == 0)
         #expect(Self.mode(kept) == 0o600)
         #expect(try String(contentsOfFile: kept, encoding: .utf8).contains("<opml"))
@@ -71,8 +72,9 @@ struct FileSafetyTests {
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == "private.opml")
         #expect(try String(contentsOfFile: kept, encoding: .utf8).contains("<opml"))
         // A character device (the null device, made here so no system file is at stake) stays one.
+        // Its number is makedev(1, 3).
         let device = home.appendingPathComponent("null").path
-        if mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3) /* makedev(1, 3) */) == 0 {
+        if mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0 {
             let written = try export(device)
             #expect(written.status == 0, "\(written.err)")
             #expect(Self.kind(device) == S_IFCHR)

@@ -13,7 +13,7 @@ struct ProxyTests {
     func credentialsGoDirect() async throws {
         try await withSiteAndHome { site, home in
             let log = site.appendingPathComponent("proxy.log")
-            FileManager.default.createFile(atPath: log.path, contents: Data())
+            _ = FileManager.default.createFile(atPath: log.path, contents: Data())
             try ReadingTests.feed(paragraphs: 1).write(
                 to: site.appendingPathComponent("f.xml"), atomically: true, encoding: .utf8)
             try await withLoopbackServer(script: Self.proxyScript, arguments: [log.path]) { proxy in

@@ -13,6 +13,7 @@ public struct CalDAVTestServer: Sendable {
         public var description: String { rawValue }
     }
 
+    /// Which server implementation this is.
     public let kind: Kind
     /// `http://127.0.0.1:PORT/`.
     public let base: URL
