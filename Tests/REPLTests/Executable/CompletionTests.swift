@@ -35,6 +35,26 @@ struct TerminalCompletionTests {
         }
     }
 
+    @Test("options complete from the command's declaration: items --st<Tab> runs items --starred")
+    func completesOptions() async throws {
+        try await withSiteAndHome { site, home in
+            try Self.feed("First", items: ["one", "two"]).write(
+                to: site.appendingPathComponent("a.xml"), atomically: true, encoding: .utf8)
+            #expect(try TidingsBinary.run(["--home", home.path, "-c", "feed add \(site.path)/a.xml"]).status == 0)
+            #expect(try TidingsBinary.run(["--home", home.path, "-c", "item mark 2 star"]).status == 0)
+            let terminal = try TerminalSession(arguments: ["--home", home.path])
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("items --st\t\r")
+            // The starred article is listed (its ★): the option was completed, not left as --st,
+            // which would be refused.
+            #expect(terminal.waitFor("★  "), "\(terminal.transcript)")
+            #expect(!terminal.transcript.contains("no option"))
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("quit\r")
+            #expect(terminal.exitStatus() == 0)
+        }
+    }
+
     @Test("a file name with a space is completed escaped, so it stays one word")
     func pathWithSpace() async throws {
         try await withSiteAndHome { site, home in
