@@ -20,10 +20,29 @@ public struct StoredArticle: Sendable, Hashable, Identifiable {
     }
 }
 
-/// Which articles a list shows, newest first.
+/// Where an article stands in a list: lists sort by date, then by id.
+public struct ArticlePosition: Sendable, Hashable {
+    public var sortDate: Date
+    public var id: Int64
+
+    public init(sortDate: Date, id: Int64) {
+        self.sortDate = sortDate
+        self.id = id
+    }
+}
+
+/// The order of a list of articles.
+public enum ArticleOrder: String, Sendable, Hashable, CaseIterable {
+    case newestFirst = "newest-first"
+    case oldestFirst = "oldest-first"
+}
+
+/// Which articles a list shows, newest first unless `order` says otherwise.
 public struct ArticleQuery: Sendable, Hashable {
     /// Only this feed's articles.
     public var feedID: Int64?
+    /// Only these feeds' articles; empty for every feed.
+    public var feedIDs: [Int64]
     /// Only unread articles.
     public var unreadOnly: Bool
     /// Only starred articles.
@@ -34,17 +53,25 @@ public struct ArticleQuery: Sendable, Hashable {
     public var search: String?
     /// Only articles dated at or after this.
     public var since: Date?
+    /// Only articles that come after this position in the list's order (reading on from an
+    /// article: the next one is the first of this list).
+    public var after: ArticlePosition?
+    public var order: ArticleOrder
 
-    /// Creates a query; the default matches every article.
+    /// A query; the default matches every article, newest first.
     public init(
-        feedID: Int64? = nil, unreadOnly: Bool = false, starredOnly: Bool = false, search: String? = nil,
-        since: Date? = nil
+        feedID: Int64? = nil, feedIDs: [Int64] = [], unreadOnly: Bool = false, starredOnly: Bool = false,
+        search: String? = nil,
+        since: Date? = nil, after: ArticlePosition? = nil, order: ArticleOrder = .newestFirst
     ) {
         self.feedID = feedID
+        self.feedIDs = feedIDs
         self.unreadOnly = unreadOnly
         self.starredOnly = starredOnly
         self.search = search
         self.since = since
+        self.after = after
+        self.order = order
     }
 }
 

@@ -87,6 +87,12 @@ struct ArgumentList {
         return try Self.id(text, what: "--\(name)")
     }
 
+    /// The value of an option as ids, ranges and lists (`--feed 4,5`); empty when not given.
+    func ids(_ name: String) throws(CommandError) -> [Int64] {
+        guard let text = values[name] else { return [] }
+        return try Self.ids(text, what: "--\(name)")
+    }
+
     /// Positional words past `count`, which the command does not take, are an error.
     func expectPositional(atMost count: Int, usage: String) throws(CommandError) {
         guard positional.count <= count else {
@@ -99,6 +105,37 @@ struct ArgumentList {
     func positional(_ index: Int, name: String, usage: String) throws(CommandError) -> String {
         guard index < positional.count else { throw .usage("missing <\(name)>; usage: \(usage)") }
         return positional[index]
+    }
+
+    /// The most ids one list of ranges may stand for.
+    static let maxIDs = 100_000
+
+    /// Ids as a user lists them: `7`, `#7`, a range `812-815`, or several joined by commas
+    /// (`4,5`, `1-3,9`), in the order written, each once.
+    static func ids(_ text: String, what: String = "id") throws(CommandError) -> [Int64] {
+        var ids: [Int64] = []
+        var seen = Set<Int64>()
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            let first = try id(String(bounds[0]), what: what, within: text)
+            let last = bounds.count == 2 ? try id(String(bounds[1]), what: what, within: text) : first
+            guard first <= last else {
+                throw .usage("\(what) range \(part) runs backwards; write it \(last)-\(first)")
+            }
+            guard last - first < Int64(maxIDs), ids.count + Int(last - first) < maxIDs else {
+                throw .usage("\(text) stands for more than \(maxIDs) ids")
+            }
+            for id in first...last where seen.insert(id).inserted { ids.append(id) }
+        }
+        return ids
+    }
+
+    private static func id(_ text: String, what: String, within whole: String) throws(CommandError) -> Int64 {
+        do {
+            return try id(text, what: what)
+        } catch {
+            throw .usage("\(what) must be an id like 3, a range like 3-7 or a list like 3,5 (got \"\(whole)\")")
+        }
     }
 
     /// An id as the lists show it (`7` or `#7`).

@@ -205,11 +205,21 @@ struct CommandInput: Sendable {
         return id
     }
 
-    /// The ids given as `name`.
+    /// The ids given as `name`: one id, or for an argument of many words, ids, ranges and
+    /// lists (`812-815`, `4,5`) in any number of words.
     func ids(_ name: String) throws(CommandError) -> [Int64] {
-        let kind = command.arguments.first { $0.name == name }?.kind ?? .text
+        guard let argument = command.arguments.first(where: { $0.name == name }) else { return [] }
         var ids: [Int64] = []
-        for word in words(name) { ids.append(try ArgumentList.id(word, what: kind.described)) }
+        for word in words(name) {
+            if argument.count == .many {
+                ids += try ArgumentList.ids(word, what: argument.kind.described)
+            } else {
+                ids.append(try ArgumentList.id(word, what: argument.kind.described))
+            }
+        }
+        guard ids.count <= ArgumentList.maxIDs else {
+            throw .usage("at most \(ArgumentList.maxIDs) ids at a time (these stand for \(ids.count))")
+        }
         return ids
     }
 

@@ -27,6 +27,8 @@ struct CommandContext: Sendable {
     var databaseProblem: @Sendable () -> String? = { nil }
     /// Why the configured config URL cannot be fetched (a malformed `$TIDINGS_CONFIG_URL`).
     var configURLProblem: String? = nil
+    /// Where the session is in its reading (`next`, `prev`, `more`, Enter).
+    var reading = ReadingState()
     let now: @Sendable () -> Date
     /// The user's calendar (time zone included).
     let calendar: Calendar

@@ -12,9 +12,11 @@ struct ItemCommands {
             usage: "items [--feed ID] [--unread] [--starred] [--search TEXT] [--since DATE] [--limit N] [--page N]",
             summary:
                 "articles, newest first, 20 a page (● unread, ★ starred); dates: today, -2w, 2026-11-01. "
+                + "--feed takes ids, ranges and lists (4,5). "
                 + "--search: every word must occur in the title or text, case ignored; a word of three or more "
                 + "characters matches anywhere, inside other words too; a shorter one matches the start of a word "
-                + "(accents ignored), or anywhere when it is Chinese, Japanese, Korean, Thai, an emoji or a symbol",
+                + "(accents ignored), or anywhere when it is Chinese, Japanese, Korean, Thai, an emoji or a symbol. "
+                + "The list shown is the one next, prev and more move through",
             example: "items --unread --since -3d",
             options: [
                 .value("feed", .feedID), .flag("unread"), .flag("starred"), .value("search"), .value("since"),
@@ -22,22 +24,42 @@ struct ItemCommands {
             ]
         ) { try await ItemCommands(context: $0.context).items($0) },
         Command(
+            ["more"], usage: "more", summary: "the next page of the list items last showed (Enter after a page)",
+            example: "more"
+        ) { try await ItemCommands(context: $0.context).more() },
+        Command(
+            ["next"], aliases: ["n"], usage: "next [--no-pager]",
+            summary:
+                "show the next unread article of the list items last showed (else of every unread article) "
+                + "and mark it read; n, read without an id, and Enter after an article do the same",
+            example: "next", options: [.flag("no-pager")]
+        ) { try await ItemCommands(context: $0.context).next($0) },
+        Command(
+            ["prev"], aliases: ["previous"], usage: "prev [--no-pager]",
+            summary: "show the article before the one last shown, in the list's order, read or not",
+            example: "prev", options: [.flag("no-pager")]
+        ) { try await ItemCommands(context: $0.context).previous($0) },
+        Command(
             ["item"], usage: "item show|open|mark", summary: "read, open or mark articles", example: "item show 1",
             byID: "item show", action: nil),
         Command(
-            ["item show", "read"], aliases: ["item read"], usage: "item show <ID> [--no-pager] (or read <ID>)",
+            ["item show", "read"], aliases: ["item read"], usage: "item show [ID...] [--no-pager] (or read [ID...])",
             summary:
-                "an article as text (paragraphs, lists, verbatim code, quotes, tables, [image: alt], numbered links listed after it, enclosures; an episode's season, number, length and artwork), paged through $PAGER when longer than the screen; marks it read",
-            example: "read 1", arguments: [.init(name: "ID", kind: .itemID)], options: [.flag("no-pager")]
+                "articles as text (paragraphs, lists, verbatim code, quotes, tables, [image: alt], numbered links listed after it, enclosures; an episode's season, number, length and artwork), paged through $PAGER when longer than the screen; marks them read. Ids take ranges and lists (read 3-5,9); without one, the next unread article",
+            example: "read 1", arguments: [.init(name: "ID", kind: .itemID, count: .many)],
+            options: [.flag("no-pager")]
         ) { try await ItemCommands(context: $0.context).show($0) },
         Command(
-            ["item open"], usage: "item open <ID>",
-            summary: "open the article's web page with $BROWSER (else xdg-open); marks it read", example: "item open 1",
-            arguments: [.init(name: "ID", kind: .itemID)]
+            ["item open"], usage: "item open <ID> [N]",
+            summary:
+                "open the article's web page, or its link N as item show numbers them, with $BROWSER (else xdg-open); marks it read",
+            example: "item open 1",
+            arguments: [.init(name: "ID", kind: .itemID), .init(name: "N", kind: .text, count: .optional)]
         ) { try await ItemCommands(context: $0.context).open($0) },
         Command(
             ["item mark"], usage: "item mark <ID...> read|unread|star|unstar, or item mark --feed ID --all read",
-            summary: "mark articles", example: "item mark 1 2 star",
+            summary: "mark articles; ids take ranges and lists (item mark 812-815 read)",
+            example: "item mark 1 2 star",
             arguments: [.init(name: "ID", kind: .itemID, count: .many)],
             options: [.value("feed", .feedID), .flag("all")]
         ) { try await ItemCommands(context: $0.context).mark($0) },
@@ -49,8 +71,8 @@ struct ItemCommands {
     /// `items …`: a page of articles, newest first.
     private func items(_ input: CommandInput) async throws -> CommandOutput {
         let arguments = input.arguments
-        let feedID = try arguments.id("feed")
-        if let feedID { _ = try await context.feeds.subscription(id: feedID) }
+        let feedIDs = try arguments.ids("feed")
+        for feedID in feedIDs { _ = try await context.feeds.subscription(id: feedID) }
         let since = try arguments.value("since").map { text in try context.parseDate(text, "--since") }
         let search = arguments.value("search")?.trimmingCharacters(in: .whitespaces)
         if let search, search.isEmpty { throw CommandError.usage("--search needs some text") }
@@ -58,10 +80,30 @@ struct ItemCommands {
             throw CommandError.usage("--search takes at most \(Self.maxSearchWords) words (this has \(words))")
         }
         let query = ArticleQuery(
-            feedID: feedID, unreadOnly: arguments.has("unread"), starredOnly: arguments.has("starred"), search: search,
-            since: since)
+            feedID: feedIDs.count == 1 ? feedIDs[0] : nil, feedIDs: feedIDs.count > 1 ? feedIDs : [],
+            unreadOnly: arguments.has("unread"), starredOnly: arguments.has("starred"), search: search, since: since)
         let limit = try arguments.positiveInt("limit", atMost: 10_000) ?? 20
         let page = try arguments.positiveInt("page") ?? 1
+        return try await list(ReadingState.Listing(query: query, pageSize: limit, page: page))
+    }
+
+    /// `more`: the next page of the list `items` last showed.
+    private func more() async throws -> CommandOutput {
+        guard context.reading.hasListing else {
+            throw CommandError(code: "no_list", message: "more continues a list: show one with items first")
+        }
+        var listing = context.reading.listing(defaultOrder: .newestFirst)
+        let total = try await context.feeds.page(matching: listing.query, limit: 1).total
+        guard listing.page * listing.pageSize < total else {
+            throw CommandError(code: "no_more", message: "that was the last page of the list (\(total) items)")
+        }
+        listing.page += 1
+        return try await list(listing)
+    }
+
+    /// A page of `listing`, which becomes the list reading moves through.
+    private func list(_ listing: ReadingState.Listing) async throws -> CommandOutput {
+        let (query, limit, page) = (listing.query, listing.pageSize, listing.page)
         let viewModel = ArticleListViewModel(service: context.feeds, pageSize: limit)
         await viewModel.showPage(page, of: query)
         if case .failed(let message, _) = viewModel.state { throw CommandError(code: "storage", message: message) }
@@ -93,9 +135,12 @@ struct ItemCommands {
             text = table.render(context.display)
             let first = (page - 1) * limit + 1
             if first + rows.count - 1 < total {
-                text += "\n\(first)–\(first + rows.count - 1) of \(total); --page \(page + 1) for more"
+                text += "\n\(first)–\(first + rows.count - 1) of \(total); more (or Enter) for the next page"
             }
         }
+        var shown = listing
+        shown.firstShown = rows.first.map { ArticlePosition(sortDate: $0.sortDate, id: $0.id) }
+        context.reading.showed(shown, hasMore: (page - 1) * limit + rows.count < total)
         let json = JSONValue.object([
             "items": .array(
                 rows.map { row in
@@ -116,11 +161,63 @@ struct ItemCommands {
         (status.isRead ? " " : "●") + (status.isStarred ? "★" : " ")
     }
 
-    /// `item show <ID> [--no-pager]` / `read <ID>`: the article as text (see `ArticleText`),
-    /// its links and enclosures listed after it; paged through `$PAGER` when it is longer than
-    /// the terminal. Marks it read.
+    /// `item show [ID...] [--no-pager]` / `read [ID...]`: each article as text (see `ArticleText`),
+    /// its links and enclosures listed after it; paged through `$PAGER` when longer than the
+    /// terminal. Marks them read. Without an id, `next`.
     private func show(_ input: CommandInput) async throws -> CommandOutput {
-        let id = try input.id("ID")
+        let ids = try input.ids("ID")
+        guard !ids.isEmpty else { return try await next(input) }
+        var shown: [Shown] = []
+        for id in ids { shown.append(try await render(id)) }
+        return present(shown, pager: !input.arguments.has("no-pager"))
+    }
+
+    /// `next`: the next unread article of the list reading moves through, after the article last
+    /// shown (else from the top of the page shown).
+    private func next(_ input: CommandInput) async throws -> CommandOutput {
+        let listing = context.reading.listing(defaultOrder: .newestFirst)
+        var query = listing.query
+        query.unreadOnly = true
+        query.after = context.reading.start(of: listing)
+        guard let next = try await context.feeds.articles(matching: query, limit: 1).first else {
+            let scope = context.reading.hasListing ? " in this list" : ""
+            throw CommandError(code: "no_unread", message: "no more unread articles\(scope)")
+        }
+        return present([try await render(next.id)], pager: !input.arguments.has("no-pager"))
+    }
+
+    /// `prev`: the article before the one last shown, in the list's order, read or not.
+    private func previous(_ input: CommandInput) async throws -> CommandOutput {
+        guard let current = context.reading.current else {
+            throw CommandError(code: "no_article", message: "prev goes back from an article shown: none is yet")
+        }
+        var query = context.reading.listing(defaultOrder: .newestFirst).query
+        query.unreadOnly = false
+        query.order = query.order == .newestFirst ? .oldestFirst : .newestFirst
+        query.after = current
+        guard let previous = try await context.feeds.articles(matching: query, limit: 1).first else {
+            throw CommandError(code: "no_article", message: "this is the first article of the list")
+        }
+        return present([try await render(previous.id)], pager: !input.arguments.has("no-pager"))
+    }
+
+    /// An article as `item show` shows it.
+    private struct Shown {
+        var text: String
+        var json: JSONValue
+    }
+
+    /// Shows `articles` one after another, through the pager when asked and long; the last one
+    /// is where reading goes on.
+    private func present(_ articles: [Shown], pager: Bool) -> CommandOutput {
+        let text = articles.map(\.text).joined(separator: "\n\n" + String(repeating: "─", count: 40) + "\n\n")
+        let json = articles.count == 1 ? articles[0].json : .object(["items": .array(articles.map(\.json))])
+        if pager, context.page(text) { return CommandOutput(text: "", json: json) }
+        return CommandOutput(text: text, json: json)
+    }
+
+    /// Marks article `id` read and renders it; reading goes on after it.
+    private func render(_ id: Int64) async throws -> Shown {
         let viewModel = ArticleListViewModel(service: context.feeds)
         let stored = try await viewModel.open(id: id)
         let article = stored.article
@@ -176,8 +273,8 @@ struct ItemCommands {
             "image": .url(article.image), "duration": article.duration.map { .int($0) } ?? .null,
             "episode": article.episode.map { .int($0) } ?? .null, "season": article.season.map { .int($0) } ?? .null,
         ])
-        if !input.arguments.has("no-pager"), context.page(text) { return CommandOutput(text: "", json: json) }
-        return CommandOutput(text: text, json: json)
+        context.reading.read(ArticlePosition(sortDate: stored.sortDate, id: id))
+        return Shown(text: text, json: json)
     }
 
     /// `item open <ID>`: opens the article's web page with `$BROWSER` (else `xdg-open`), as
@@ -186,8 +283,30 @@ struct ItemCommands {
     private func open(_ input: CommandInput) async throws -> CommandOutput {
         let id = try input.id("ID")
         let article = try await context.feeds.article(id: id).article
-        guard let link = article.link ?? article.externalLink else {
-            throw CommandError(code: "no_link", message: "item #\(id) has no link to open")
+        let link: URL
+        if let number = input.text("N") {
+            // Numbered as item show lists them.
+            let links = ArticleText(html: article.contentHTML ?? article.summary ?? "", width: nil).links
+            guard let index = Int(number), index >= 1 else {
+                throw CommandError.usage("N must be a link number like 2, as item show lists them (got \"\(number)\")")
+            }
+            guard index <= links.count else {
+                let has = links.isEmpty ? "no links" : links.count == 1 ? "one link" : "\(links.count) links"
+                throw CommandError(code: "no_link", message: "item #\(id) has \(has); there is no link \(index)")
+            }
+            guard let url = URL(string: links[index - 1]) else {
+                throw CommandError(
+                    code: "unsafe_link",
+                    message:
+                        "link \(index) of item #\(id) is not a web address: \(TerminalText.sanitized(links[index - 1]))"
+                )
+            }
+            link = url
+        } else {
+            guard let own = article.link ?? article.externalLink else {
+                throw CommandError(code: "no_link", message: "item #\(id) has no link to open")
+            }
+            link = own
         }
         guard ["http", "https"].contains(link.scheme?.lowercased() ?? "") else {
             throw CommandError(
@@ -247,7 +366,7 @@ struct ItemCommands {
         let idWords = arguments.positional.dropLast()
         guard !idWords.isEmpty else { throw CommandError.usage("missing <ID...>; usage: \(usage)") }
         var ids: [Int64] = []
-        for word in idWords { ids.append(try ArgumentList.id(word, what: "an item id")) }
+        for word in idWords { ids += try ArgumentList.ids(word, what: "an item id") }
         try await context.feeds.mark(ids, action)
         let verb =
             ["read": "read", "unread": "unread", "star": "starred", "unstar": "unstarred"][action.rawValue]

@@ -28,6 +28,8 @@ struct CommandRunner: Sendable {
         let arguments = try ArgumentList(rest, command: command.name, options: command.optionKinds)
         try command.checkCount(arguments.positional)
         guard let action = command.action else { throw CommandError.unknownCommand(command.name) }
+        // Enter continues only what the last command showed (an article, a page).
+        context.reading.interrupted()
         return try await action(
             CommandInput(command: command, context: context, arguments: arguments, history: historyEntries))
     }

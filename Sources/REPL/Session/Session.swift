@@ -80,6 +80,16 @@ final class Session {
             for notice in notices?.take() ?? [] { console.err(notice) }
             banner = current
             guard let line = editor.readLine(prompt: "tidings> ") else { break }
+            // Enter on an empty line reads on: the next article after one, the next page after a
+            // page (mail(1)'s Enter). Neither is kept in the history.
+            if line.trimmingCharacters(in: .whitespaces).isEmpty {
+                switch context.reading.continuation {
+                case .nextArticle: _ = await execute("next")
+                case .nextPage: _ = await execute("more")
+                case .none: break
+                }
+                continue
+            }
             if history.add(line) { editor.remember(line) }
             if await execute(line) == .quit { break }
         }

@@ -8,7 +8,7 @@ extension ArticleRepository {
         var stored: [String: ArticleRecord] = [:]
         stored.reserveCapacity(uniqueIDs.count)
         for chunk in uniqueIDs.chunked(into: 500) {
-            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let placeholders = placeholders(chunk.count)
             let rows = try Row.fetchCursor(
                 db,
                 sql:
@@ -36,7 +36,7 @@ extension ArticleRepository {
     static func existingIDs(_ db: Database, _ ids: [Int64]) throws -> Set<Int64> {
         var found = Set<Int64>()
         for chunk in ids.chunked(into: 500) {
-            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let placeholders = placeholders(chunk.count)
             found.formUnion(
                 try Int64.fetchAll(
                     db, sql: "SELECT id FROM article WHERE id IN (\(placeholders))",
@@ -65,7 +65,7 @@ extension ArticleRepository {
         var byID: [Int64: StoredArticle] = [:]
         byID.reserveCapacity(ids.count)
         for chunk in ids.chunked(into: 500) {
-            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let placeholders = placeholders(chunk.count)
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT \(storedSelection) FROM article JOIN articleStatus USING (feedId, uniqueId)
@@ -85,6 +85,11 @@ extension ArticleRepository {
         try Bool.fetchOne(
             db, sql: "SELECT coalesce((SELECT max(id) FROM article), 0) > indexedThrough FROM articleSearchState")
             ?? false
+    }
+
+    /// `?, ?, ?` for `count` bound values.
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
     /// One page of the articles `query` matches, newest first.
@@ -127,6 +132,11 @@ extension ArticleRepository {
         if let feedID = query.feedID {
             articles =
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM article WHERE feedId = ?", arguments: [feedID]) ?? 0
+        } else if !query.feedIDs.isEmpty {
+            articles =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM article WHERE feedId IN (\(placeholders(query.feedIDs.count)))",
+                    arguments: StatementArguments(query.feedIDs)) ?? 0
         } else {
             // Ids only grow: the largest is at hand and at least the number of articles.
             articles = try Int.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM article") ?? 0
@@ -173,11 +183,21 @@ extension ArticleRepository {
             clauses.append("article.feedId = ?")
             arguments += [feedID]
         }
+        if !query.feedIDs.isEmpty {
+            clauses.append("article.feedId IN (\(placeholders(query.feedIDs.count)))")
+            arguments += StatementArguments(query.feedIDs)
+        }
         if query.unreadOnly { clauses.append("articleStatus.isRead = 0") }
         if query.starredOnly { clauses.append("articleStatus.isStarred = 1") }
         if let since = query.since {
             clauses.append("article.sortDate >= ?")
             arguments += [since.timeIntervalSince1970]
+        }
+        let direction = query.order == .newestFirst ? "<" : ">"
+        if let after = query.after {
+            // Row values compare as the ORDER BY does: by date, then by id.
+            clauses.append("(article.sortDate, article.id) \(direction) (?, ?)")
+            arguments += [after.sortDate.timeIntervalSince1970, after.id]
         }
         // CROSS JOIN fixes the order SQLite reads the two tables in (see `readsStatusesFirst`).
         var from =
@@ -209,9 +229,10 @@ extension ArticleRepository {
             arguments = searchArguments + arguments
         }
         let filter = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        let descending = query.order == .newestFirst ? "DESC" : "ASC"
         let sql = """
             SELECT \(select) FROM \(from)\(filter)
-            ORDER BY article.sortDate DESC, article.id DESC
+            ORDER BY article.sortDate \(descending), article.id \(descending)
             """
         return (sql, arguments)
     }

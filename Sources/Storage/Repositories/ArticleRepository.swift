@@ -144,6 +144,10 @@ public struct ArticleRepository: Sendable {
     /// statuses outlive their articles (a returning article keeps its state), so a date bound
     /// joins the two.
     static func count(_ db: Database, _ query: ArticleQuery) throws -> Int {
+        if query.after != nil {
+            let (sql, arguments) = sql(for: query, select: "article.id")
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
+        }
         if query.search != nil {
             guard let (sql, arguments) = try idsSQL(db, query) else { return 0 }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
@@ -156,6 +160,10 @@ public struct ArticleRepository: Sendable {
                 clauses.append("feedId = ?")
                 arguments += [feedID]
             }
+            if !query.feedIDs.isEmpty {
+                clauses.append("feedId IN (\(Self.placeholders(query.feedIDs.count)))")
+                arguments += StatementArguments(query.feedIDs)
+            }
             let filter = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
             return try Int.fetchOne(
                 db, sql: "SELECT coalesce(sum(\(column)), 0) FROM articleCounts\(filter)", arguments: arguments) ?? 0
@@ -164,6 +172,11 @@ public struct ArticleRepository: Sendable {
         if let feedID = query.feedID {
             clauses.append(statusesOnly ? "articleStatus.feedId = ?" : "article.feedId = ?")
             arguments += [feedID]
+        }
+        if !query.feedIDs.isEmpty {
+            let column = statusesOnly ? "articleStatus.feedId" : "article.feedId"
+            clauses.append("\(column) IN (\(Self.placeholders(query.feedIDs.count)))")
+            arguments += StatementArguments(query.feedIDs)
         }
         if let since = query.since {
             clauses.append("article.sortDate >= ?")
@@ -308,7 +321,7 @@ public struct ArticleRepository: Sendable {
         try await database.write(source: source) { db in
             var changed: [Int64] = []
             for chunk in ids.chunked(into: 500) {
-                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let placeholders = Self.placeholders(chunk.count)
                 let found = try Int64.fetchAll(
                     db,
                     sql: """

@@ -146,8 +146,10 @@ struct FeedCommandTests {
         #expect(huge.status == 1 && huge.err.first?.hasPrefix("error: --page needs a whole number") == true)
         #expect(await app.run(["items --page 1000000 --limit 10000"]).out == ["no items on page 1000000 (there are 3)"])
         // The last page does not point at a next one.
-        #expect(await app.run(["items --limit 2 --page 1"]).out.first?.hasSuffix("1–2 of 3; --page 2 for more") == true)
-        #expect(await app.run(["items --limit 2 --page 2"]).out.first?.contains("for more") == false)
+        #expect(
+            await app.run(["items --limit 2 --page 1"]).out.first?.hasSuffix(
+                "1–2 of 3; more (or Enter) for the next page") == true)
+        #expect(await app.run(["items --limit 2 --page 2"]).out.first?.contains("next page") == false)
     }
 
     @Test("item show prints the article as text and marks it read; item mark changes marks")

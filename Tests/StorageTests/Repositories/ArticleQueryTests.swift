@@ -327,3 +327,60 @@ struct StatusListPlanTests {
         }
     }
 }
+
+@Suite("Reading on through a list: position, order, several feeds")
+struct ArticlePositionTests {
+    @Test("after a position, a list goes on in its order, ties on the date broken by id, both ways")
+    func afterPosition() async throws {
+        let database = try AppDatabase.inMemory()
+        let feed = try await addFeed(database)
+        let articles = ArticleRepository(database: database)
+        // Three articles share one date: the id orders them.
+        let ids = try await articles.merge(
+            [
+                article(feed, "a", age: 1), article(feed, "b", age: 2), article(feed, "c", age: 2),
+                article(feed, "d", age: 2), article(feed, "e", age: 3),
+            ],
+            intoFeed: feed, now: now
+        ).inserted
+        let all = try await articles.articles(matching: ArticleQuery(), limit: 10)
+        #expect(all.map(\.article.uniqueID) == ["guid-a", "guid-d", "guid-c", "guid-b", "guid-e"])
+        func walk(_ order: ArticleOrder) async throws -> [String] {
+            var seen: [String] = []
+            var query = ArticleQuery(order: order)
+            while let next = try await articles.articles(matching: query, limit: 1).first {
+                seen.append(next.article.uniqueID)
+                query.after = ArticlePosition(sortDate: next.sortDate, id: next.id)
+            }
+            return seen
+        }
+        #expect(try await walk(.newestFirst) == all.map(\.article.uniqueID))
+        #expect(try await walk(.oldestFirst) == all.map(\.article.uniqueID).reversed())
+        let middle = try #require(all.dropFirst(2).first)
+        let after = ArticleQuery(after: ArticlePosition(sortDate: middle.sortDate, id: middle.id))
+        #expect(try await articles.count(matching: after) == 2)
+        #expect(try await articles.page(matching: after, limit: 10).total == 2)
+        #expect(ids.count == 5)
+    }
+
+    @Test("several feeds: lists and counts, with and without the status filters")
+    func severalFeeds() async throws {
+        let database = try AppDatabase.inMemory()
+        let (a, b, c) = (
+            try await addFeed(database, "A"), try await addFeed(database, "B"), try await addFeed(database, "C")
+        )
+        let articles = ArticleRepository(database: database)
+        for (feed, key) in [(a, "a"), (b, "b"), (c, "c")] {
+            _ = try await articles.merge(
+                [article(feed, key + "1", age: 1), article(feed, key + "2", age: 2)], intoFeed: feed, now: now)
+        }
+        let two = ArticleQuery(feedIDs: [a, c])
+        #expect(Set(try await articles.articles(matching: two, limit: 10).map(\.article.feedID)) == [a, c])
+        #expect(try await articles.count(matching: two) == 4)
+        let unread = ArticleQuery(feedIDs: [a, c], unreadOnly: true)
+        let first = try #require(try await articles.articles(matching: unread, limit: 1).first)
+        try await articles.setRead(true, ids: [first.id])
+        #expect(try await articles.count(matching: unread) == 3)
+        #expect(try await articles.count(matching: ArticleQuery(feedIDs: [b], since: daysAgo(1.5))) == 1)
+    }
+}
