@@ -29,6 +29,8 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
     /// damaged file).
     case storage(StorageError)
     case cancelled
+    /// A tag that cannot be one, with the reason (`FeedTag.problem(with:)`).
+    case invalidTag(String)
 
     /// A storage failure as the user sees it: a missing record stays `.notFound`, anything else
     /// is `.storage`, typed.
@@ -71,6 +73,7 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
         case .notFound(let entity, let id): "no \(entity) #\(id)"
         case .storage(let error): error.errorDescription ?? "\(error)"
         case .cancelled: "cancelled"
+        case .invalidTag(let reason): reason
         }
     }
 }

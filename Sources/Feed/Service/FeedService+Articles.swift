@@ -80,7 +80,7 @@ extension FeedService {
             throw .parse(error)
         }
         var summary = ImportSummary(imported: 0, alreadyPresent: 0)
-        var candidates: [FeedSource] = []
+        var candidates: [(feed: FeedSource, tags: [(tag: String, order: Int)])] = []
         for subscription in subscriptions {
             // Only absolute web addresses: a relative one would otherwise be read as a local path,
             // and an OPML list may come from anywhere, so it must not make a refresh read local
@@ -94,10 +94,16 @@ extension FeedService {
             let title =
                 subscription.title?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
                 ?? url.host ?? url.absoluteString
-            candidates.append(FeedSource(url: url, title: title, homePageURL: subscription.homePageURL))
+            // Each folder path the feed is listed in is one tag (`FeedTag`), the top level the
+            // empty tag, so that an export writes the list back as it was.
+            let tags = zip(subscription.places, subscription.placeOrder).map {
+                (tag: FeedTag.tag(folders: $0) ?? "", order: $1)
+            }.filter { $0.tag.isEmpty || FeedTag.problem(with: $0.tag) == nil }
+            candidates.append((FeedSource(url: url, title: title, homePageURL: subscription.homePageURL), tags))
         }
         // One transaction for the whole list: an import of 50,000 outlines is one commit.
-        let added = try await storage { () async throws(StorageError) in try await feeds.addAll(candidates) }
+        let entries = candidates
+        let added = try await storage { () async throws(StorageError) in try await feeds.addAll(entries) }
         summary.imported = added.count
         summary.alreadyPresent = candidates.count - added.count
         return summary
@@ -106,9 +112,18 @@ extension FeedService {
     /// Every subscription as an OPML 2.0 document.
     public func exportOPML(title: String = "Tidings subscriptions") async throws(FeedError) -> Data {
         let all = try await subscriptions()
-        return OPML.document(
-            title: title,
-            subscriptions: all.map { OPMLSubscription(feedURL: $0.url, title: $0.title, homePageURL: $0.homePageURL) },
-            created: now())
+        var byID: [Int64: FeedSource] = [:]
+        for feed in all { byID[feed.id ?? 0] = feed }
+        let placements = try await storage { () async throws(StorageError) in try await feeds.placements() }
+        // One entry per place, in the order places arrived: each tag is a folder path, the
+        // empty tag the top level.
+        let entries = placements.compactMap { placement -> OPMLSubscription? in
+            guard let feed = byID[placement.feedID] else { return nil }
+            let folders = FeedTag.folders(of: placement.tag)
+            return OPMLSubscription(
+                feedURL: feed.url, title: feed.title, homePageURL: feed.homePageURL, categories: folders,
+                places: [folders])
+        }
+        return OPML.document(title: title, subscriptions: entries, created: now())
     }
 }

@@ -10,14 +10,24 @@ public struct OPMLSubscription: Sendable, Hashable {
     public var title: String?
     /// The site (`htmlUrl`).
     public var homePageURL: URL?
-    /// The folders it sits in, outermost first.
+    /// The folders it sits in, outermost first (its first place in the document).
     public var categories: [String]
+    /// Every place it sits in, each a folder path outermost first (`[]` for the top level): a
+    /// feed listed in two folders is one subscription with two places.
+    public var places: [[String]]
+    /// Where each of `places` comes in the document: its index among all the feed outlines.
+    public var placeOrder: [Int]
 
-    public init(feedURL: URL, title: String? = nil, homePageURL: URL? = nil, categories: [String] = []) {
+    public init(
+        feedURL: URL, title: String? = nil, homePageURL: URL? = nil, categories: [String] = [],
+        places: [[String]]? = nil, placeOrder: [Int]? = nil
+    ) {
         self.feedURL = feedURL
         self.title = title
         self.homePageURL = homePageURL
         self.categories = categories
+        self.places = places ?? [categories]
+        self.placeOrder = placeOrder ?? Array(self.places.indices)
     }
 }
 
@@ -51,7 +61,9 @@ public enum OPML {
         "the OPML is refused: \(exceeded)"
     }
 
-    /// An OPML 2.0 document listing `subscriptions`, folders as nested outlines.
+    /// An OPML 2.0 document listing `subscriptions`, each at every one of its places, folders as
+    /// nested outlines. A folder is written where its first feed comes, so a document read and
+    /// written again keeps its folders, their nesting and their order.
     public static func document(title: String, subscriptions: [OPMLSubscription], created: Date = Date()) -> Data {
         var lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<opml version=\"2.0\">", "  <head>",
@@ -59,21 +71,45 @@ public enum OPML {
             "    <dateCreated>\(RFC822.string(from: created))</dateCreated>",
             "  </head>", "  <body>",
         ]
-        var folders: [String: [OPMLSubscription]] = [:]
-        var order: [String] = []
+        let root = Folder(name: "")
         for subscription in subscriptions {
-            let folder = subscription.categories.first ?? ""
-            if folders[folder] == nil { order.append(folder) }
-            folders[folder, default: []].append(subscription)
-        }
-        for folder in order {
-            let indent = folder.isEmpty ? "    " : "      "
-            if !folder.isEmpty {
-                lines.append(
-                    "    <outline text=\"\(MarkupEscaping.escape(folder))\" title=\"\(MarkupEscaping.escape(folder))\">"
-                )
+            for place in subscription.places.isEmpty ? [[]] : subscription.places {
+                var folder = root
+                for name in place { folder = folder.child(named: name) }
+                folder.entries.append(.feed(subscription))
             }
-            for subscription in folders[folder] ?? [] {
+        }
+        root.write(into: &lines, indent: "    ")
+        lines += ["  </body>", "</opml>", ""]
+        return Data(lines.joined(separator: "\n").utf8)
+    }
+}
+
+/// A folder of an OPML document being written: its feeds and folders in their order.
+private final class Folder {
+    enum Entry {
+        case feed(OPMLSubscription)
+        case folder(Folder)
+    }
+
+    let name: String
+    var entries: [Entry] = []
+    private var children: [String: Folder] = [:]
+
+    init(name: String) { self.name = name }
+
+    func child(named name: String) -> Folder {
+        if let existing = children[name] { return existing }
+        let folder = Folder(name: name)
+        children[name] = folder
+        entries.append(.folder(folder))
+        return folder
+    }
+
+    func write(into lines: inout [String], indent: String) {
+        for entry in entries {
+            switch entry {
+            case .feed(let subscription):
                 let title = MarkupEscaping.escape(subscription.title ?? subscription.feedURL.absoluteString)
                 var attributes =
                     "type=\"rss\" text=\"\(title)\" title=\"\(title)\" xmlUrl=\"\(MarkupEscaping.escape(subscription.feedURL.absoluteString))\""
@@ -81,10 +117,12 @@ public enum OPML {
                     attributes += " htmlUrl=\"\(MarkupEscaping.escape(home.absoluteString))\""
                 }
                 lines.append("\(indent)<outline \(attributes)/>")
+            case .folder(let folder):
+                let name = MarkupEscaping.escape(folder.name)
+                lines.append("\(indent)<outline text=\"\(name)\" title=\"\(name)\">")
+                folder.write(into: &lines, indent: indent + "  ")
+                lines.append("\(indent)</outline>")
             }
-            if !folder.isEmpty { lines.append("    </outline>") }
         }
-        lines += ["  </body>", "</opml>", ""]
-        return Data(lines.joined(separator: "\n").utf8)
     }
 }

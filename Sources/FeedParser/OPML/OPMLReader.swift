@@ -20,7 +20,10 @@ enum OPMLReader {
         /// The limit the document went past; reading stopped there.
         var limitExceeded: XMLLimitExceeded?
         private var folders: [String?] = []
-        private var seen = Set<URL>()
+        /// Each URL's index in `subscriptions`.
+        private var seen: [URL: Int] = [:]
+        /// Feed outlines read so far.
+        private var outlines = 0
 
         func start(_ name: String, attributes: [String: String]) {
             if rootName == nil { rootName = name }
@@ -34,12 +37,21 @@ enum OPMLReader {
                 let url = URL(string: xmlURL)
                     ?? URL(string: xmlURL.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? "")
             {
-                if seen.insert(url).inserted {
+                let place = folders.compactMap { $0 }
+                if let index = seen[url] {
+                    // Listed again: one more place for the same subscription.
+                    if !subscriptions[index].places.contains(place) {
+                        subscriptions[index].places.append(place)
+                        subscriptions[index].placeOrder.append(outlines)
+                    }
+                } else {
+                    seen[url] = subscriptions.count
                     subscriptions.append(
                         OPMLSubscription(
                             feedURL: url, title: title, homePageURL: attributes["htmlurl"].flatMap(URL.init(string:)),
-                            categories: folders.compactMap { $0 }))
+                            categories: place, places: [place], placeOrder: [outlines]))
                 }
+                outlines += 1
                 folders.append(nil)
             } else {
                 folders.append(title)

@@ -53,6 +53,11 @@ public struct ArticleQuery: Sendable, Hashable {
     public var search: String?
     /// Only articles dated at or after this.
     public var since: Date?
+    /// Only articles dated before this.
+    public var before: Date?
+    /// Only the articles of feeds carrying this tag, or a tag inside it (`Tech` takes
+    /// `Tech/Swift`; see `FeedTag`).
+    public var tag: String?
     /// Only articles that come after this position in the list's order (reading on from an
     /// article: the next one is the first of this list).
     public var after: ArticlePosition?
@@ -62,7 +67,8 @@ public struct ArticleQuery: Sendable, Hashable {
     public init(
         feedID: Int64? = nil, feedIDs: [Int64] = [], unreadOnly: Bool = false, starredOnly: Bool = false,
         search: String? = nil,
-        since: Date? = nil, after: ArticlePosition? = nil, order: ArticleOrder = .newestFirst
+        since: Date? = nil, before: Date? = nil, tag: String? = nil, after: ArticlePosition? = nil,
+        order: ArticleOrder = .newestFirst
     ) {
         self.feedID = feedID
         self.feedIDs = feedIDs
@@ -70,6 +76,8 @@ public struct ArticleQuery: Sendable, Hashable {
         self.starredOnly = starredOnly
         self.search = search
         self.since = since
+        self.before = before
+        self.tag = tag
         self.after = after
         self.order = order
     }

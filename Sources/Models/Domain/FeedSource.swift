@@ -171,10 +171,12 @@ public struct FeedSummary: Sendable, Hashable, Identifiable {
     public var isGone: Bool
     /// Its stored articles, and how many are unread.
     public var counts: ArticleCounts
+    /// Its tags (OPML folders among them; see `FeedTag`), in the order they were given.
+    public var tags: [String]
 
     public init(
         id: Int64, title: String, url: String, lastResult: RefreshResult? = nil, lastRefreshedAt: Date? = nil,
-        isGone: Bool = false, counts: ArticleCounts = ArticleCounts(unread: 0, total: 0)
+        isGone: Bool = false, counts: ArticleCounts = ArticleCounts(unread: 0, total: 0), tags: [String] = []
     ) {
         self.id = id
         self.title = title
@@ -183,5 +185,6 @@ public struct FeedSummary: Sendable, Hashable, Identifiable {
         self.lastRefreshedAt = lastRefreshedAt
         self.isGone = isGone
         self.counts = counts
+        self.tags = tags
     }
 }

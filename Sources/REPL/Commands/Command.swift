@@ -53,6 +53,8 @@ struct Command: Sendable {
         case commandName
         /// A key of the configuration (`config get`).
         case configKey
+        /// A feed's tag (`feed tag`, `--tag`).
+        case tag
 
         /// How an error names it: `a feed id must be an id like 3`.
         var described: String {
@@ -60,7 +62,7 @@ struct Command: Sendable {
             case .feedID: "a feed id"
             case .itemID: "an item id"
             case .taskID: "a task id"
-            case .text, .path, .commandName, .configKey: "id"
+            case .text, .path, .commandName, .configKey, .tag: "id"
             }
         }
     }

@@ -9,7 +9,7 @@ struct FeedCommands {
 
     static let commands: [Command] = [
         Command(
-            ["feed"], usage: "feed add|list|refresh|remove|rename|import|export|discover",
+            ["feed"], usage: "feed add|list|refresh|remove|rename|tag|untag|tags|import|export|discover",
             summary: "manage subscriptions", example: "feed list", action: nil),
         Command(
             ["feed add"], usage: "feed add <url-or-path> [--title T]",
@@ -18,8 +18,11 @@ struct FeedCommands {
             options: [.value("title")]
         ) { try await FeedCommands(context: $0.context).add($0) },
         Command(
-            ["feed list"], aliases: ["feed ls"], usage: "feed list",
-            summary: "subscriptions with unread/total counts, the last refresh result and the URL", example: "feed list"
+            ["feed list"], aliases: ["feed ls"], usage: "feed list [--tag TAG] [--unread]",
+            summary:
+                "subscriptions with unread/total counts, the last refresh result, the URL and the tags; --tag only "
+                + "the feeds with that tag or one inside it, --unread only those with unread articles",
+            example: "feed list --unread", options: [.value("tag"), .flag("unread")]
         ) { try await FeedCommands(context: $0.context).list($0) },
         Command(
             ["feed refresh"], usage: "feed refresh [ID...]",
@@ -37,12 +40,31 @@ struct FeedCommands {
             arguments: [.init(name: "ID", kind: .feedID), .init(name: "title", kind: .text, count: .rest)]
         ) { try await FeedCommands(context: $0.context).rename($0) },
         Command(
+            ["feed tag"], usage: "feed tag <ID> <tag...>",
+            summary:
+                "give feeds tags (ID takes ranges and lists); an OPML folder is a tag, Tech/Swift for folder "
+                + "Swift inside Tech, and a tag takes the tags inside it when listing",
+            example: "feed tag 3,4 news",
+            arguments: [.init(name: "ID", kind: .feedID), .init(name: "tag", kind: .tag, count: .rest)]
+        ) { try await FeedCommands(context: $0.context).tag($0) },
+        Command(
+            ["feed untag"], usage: "feed untag <ID> [tag...]", summary: "remove tags from feeds, every tag without one",
+            example: "feed untag 3 news",
+            arguments: [.init(name: "ID", kind: .feedID), .init(name: "tag", kind: .tag, count: .many)]
+        ) { try await FeedCommands(context: $0.context).untag($0) },
+        Command(
+            ["feed tags"], usage: "feed tags",
+            summary: "every tag with its feeds and their unread/total articles (a folder counts the folders inside it)",
+            example: "feed tags"
+        ) { try await FeedCommands(context: $0.context).tags() },
+        Command(
             ["feed import"], usage: "feed import <opml-file>",
-            summary: "subscribe to an OPML list without fetching (run feed refresh next)",
+            summary: "subscribe to an OPML list without fetching (run feed refresh next); its folders become tags",
             example: "feed import ~/feeds.opml", arguments: [.init(name: "opml-file", kind: .path)]
         ) { try await FeedCommands(context: $0.context).importOPML($0) },
         Command(
-            ["feed export"], usage: "feed export <opml-file>", summary: "write the subscriptions as OPML 2.0",
+            ["feed export"], usage: "feed export <opml-file>",
+            summary: "write the subscriptions as OPML 2.0, tags as folders",
             example: "feed export ~/feeds.opml", arguments: [.init(name: "opml-file", kind: .path)]
         ) { try await FeedCommands(context: $0.context).exportOPML($0) },
         Command(
@@ -73,42 +95,58 @@ struct FeedCommands {
     }
 
     private func list(_ input: CommandInput) async throws -> CommandOutput {
-        let rows: [FeedSummary]
+        var rows: [FeedSummary]
         do {
             rows = try await context.feeds.summaries()
         } catch {
             throw CommandError(code: "storage", message: error.errorDescription ?? "\(error)")
         }
+        let filtered = input.arguments.has("tag") || input.arguments.has("unread")
+        if let tag = input.arguments.value("tag") {
+            if let problem = FeedTag.problem(with: tag) { throw CommandError.usage("--tag: \(problem)") }
+            let wanted = FeedTag.normalized(tag)
+            rows = rows.filter { row in row.tags.contains { $0 == wanted || $0.hasPrefix(wanted + "/") } }
+        }
+        if input.arguments.has("unread") { rows = rows.filter { $0.counts.unread > 0 } }
         if rows.isEmpty {
             return CommandOutput(
-                text: "no feeds yet; add one with \"feed add <url>\"", json: .object(["feeds": .array([])]))
+                text: filtered ? "no feeds match" : "no feeds yet; add one with \"feed add <url>\"",
+                json: .object(["feeds": .array([])]))
         }
+        let tagged = rows.contains { !$0.tags.isEmpty }
+        let listed = rows
         let display = context.display
         return .deferred(
             text: {
-                var table = Table(columns: [
+                var columns: [Table.Column] = [
                     .init(title: "ID", alignRight: true), .init(title: "TITLE", flexible: true),
                     .init(title: "UNREAD", alignRight: true),
                     .init(title: "LAST RESULT", flexible: true, minimumWidth: 11),
                     .init(title: "URL", flexible: true, minimumWidth: 20),
-                ])
-                table.rows = rows.map { row in
-                    [
+                ]
+                // Tags only when some feed has one: a list without tags stays as it was.
+                if tagged { columns.insert(.init(title: "TAGS", flexible: true, minimumWidth: 6), at: 3) }
+                var table = Table(columns: columns)
+                table.rows = listed.map { row in
+                    var cells = [
                         String(row.id), row.title, "\(row.counts.unread)/\(row.counts.total)",
                         Self.result(isGone: row.isGone, lastResult: row.lastResult), row.url,
                     ]
+                    if tagged { cells.insert(row.tags.joined(separator: " "), at: 3) }
+                    return cells
                 }
                 return table.render(display)
             },
             json: {
                 .object([
                     "feeds": .array(
-                        rows.map { row in
+                        listed.map { row in
                             .object([
                                 "id": .int(row.id), "title": .string(row.title), "url": .string(row.url),
                                 "unread": .int(row.counts.unread), "total": .int(row.counts.total),
                                 "last_result": .string(row.lastResult?.description),
                                 "refreshed_at": .date(row.lastRefreshedAt),
+                                "tags": .array(row.tags.map { .string($0) }),
                             ])
                         })
                 ])
@@ -202,6 +240,48 @@ struct FeedCommands {
         let title = input.text("title") ?? ""
         try await context.feeds.rename(id: id, to: title)
         return .ok("renamed feed #\(id) to \"\(TerminalText.sanitized(title))\"")
+    }
+
+    private func tag(_ input: CommandInput) async throws -> CommandOutput {
+        let ids = try ArgumentList.ids(input.text("ID") ?? "", what: "a feed id")
+        let tags = Array(input.words("tag"))
+        try await context.feeds.tag(ids, with: tags)
+        let shown = tags.map { TerminalText.sanitized(FeedTag.normalized($0)) }.joined(separator: ", ")
+        return .ok("tagged \(Self.feeds(ids)) \(shown)")
+    }
+
+    private func untag(_ input: CommandInput) async throws -> CommandOutput {
+        let ids = try ArgumentList.ids(input.text("ID") ?? "", what: "a feed id")
+        let removed = try await context.feeds.untag(ids, tags: Array(input.words("tag")))
+        return CommandOutput(
+            text: "removed \(counted(removed, "tag")) from \(Self.feeds(ids))",
+            json: .object(["ok": .bool(true), "removed": .int(removed)]))
+    }
+
+    /// `feed #3`, `feeds #3, #4`.
+    private static func feeds(_ ids: [Int64]) -> String {
+        (ids.count == 1 ? "feed " : "feeds ") + ids.map { "#\($0)" }.joined(separator: ", ")
+    }
+
+    private func tags() async throws -> CommandOutput {
+        let tags = try await context.feeds.tagSummaries()
+        var table = Table(columns: [
+            .init(title: "TAG", flexible: true), .init(title: "FEEDS", alignRight: true),
+            .init(title: "UNREAD", alignRight: true),
+        ])
+        table.rows = tags.map { [$0.tag, String($0.feeds), "\($0.counts.unread)/\($0.counts.total)"] }
+        return CommandOutput(
+            text: tags.isEmpty
+                ? "no tags yet; give a feed one with \"feed tag <ID> <tag>\"" : table.render(context.display),
+            json: .object([
+                "tags": .array(
+                    tags.map {
+                        .object([
+                            "tag": .string($0.tag), "feeds": .int($0.feeds), "unread": .int($0.counts.unread),
+                            "total": .int($0.counts.total),
+                        ])
+                    })
+            ]))
     }
 
     private func importOPML(_ input: CommandInput) async throws -> CommandOutput {

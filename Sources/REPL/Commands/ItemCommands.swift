@@ -9,18 +9,19 @@ struct ItemCommands {
     static let commands: [Command] = [
         Command(
             ["items"],
-            usage: "items [--feed ID] [--unread] [--starred] [--search TEXT] [--since DATE] [--limit N] [--page N]",
+            usage:
+                "items [--feed ID] [--tag TAG] [--unread] [--starred] [--search TEXT] [--since DATE] [--limit N] [--page N]",
             summary:
                 "articles, newest first, 20 a page (● unread, ★ starred); dates: today, -2w, 2026-11-01. "
-                + "--feed takes ids, ranges and lists (4,5). "
+                + "--feed takes ids, ranges and lists (4,5); --tag the feeds with a tag or one inside it. "
                 + "--search: every word must occur in the title or text, case ignored; a word of three or more "
                 + "characters matches anywhere, inside other words too; a shorter one matches the start of a word "
                 + "(accents ignored), or anywhere when it is Chinese, Japanese, Korean, Thai, an emoji or a symbol. "
                 + "The list shown is the one next, prev and more move through",
             example: "items --unread --since -3d",
             options: [
-                .value("feed", .feedID), .flag("unread"), .flag("starred"), .value("search"), .value("since"),
-                .value("limit"), .value("page"),
+                .value("feed", .feedID), .value("tag", .tag), .flag("unread"), .flag("starred"), .value("search"),
+                .value("since"), .value("limit"), .value("page"),
             ]
         ) { try await ItemCommands(context: $0.context).items($0) },
         Command(
@@ -57,11 +58,15 @@ struct ItemCommands {
             arguments: [.init(name: "ID", kind: .itemID), .init(name: "N", kind: .text, count: .optional)]
         ) { try await ItemCommands(context: $0.context).open($0) },
         Command(
-            ["item mark"], usage: "item mark <ID...> read|unread|star|unstar, or item mark --feed ID --all read",
-            summary: "mark articles; ids take ranges and lists (item mark 812-815 read)",
+            ["item mark"],
+            usage:
+                "item mark <ID...> read|unread|star|unstar, or item mark --all read [--feed ID] [--tag TAG] [--before DATE]",
+            summary:
+                "mark articles; ids take ranges and lists (item mark 812-815 read); --all marks every article read, "
+                + "of the feeds or the tag given, dated before DATE if given",
             example: "item mark 1 2 star",
             arguments: [.init(name: "ID", kind: .itemID, count: .many)],
-            options: [.value("feed", .feedID), .flag("all")]
+            options: [.value("feed", .feedID), .value("tag", .tag), .flag("all"), .value("before")]
         ) { try await ItemCommands(context: $0.context).mark($0) },
     ]
 
@@ -81,10 +86,18 @@ struct ItemCommands {
         }
         let query = ArticleQuery(
             feedID: feedIDs.count == 1 ? feedIDs[0] : nil, feedIDs: feedIDs.count > 1 ? feedIDs : [],
-            unreadOnly: arguments.has("unread"), starredOnly: arguments.has("starred"), search: search, since: since)
+            unreadOnly: arguments.has("unread"), starredOnly: arguments.has("starred"), search: search, since: since,
+            tag: try Self.tag(arguments))
         let limit = try arguments.positiveInt("limit", atMost: 10_000) ?? 20
         let page = try arguments.positiveInt("page") ?? 1
         return try await list(ReadingState.Listing(query: query, pageSize: limit, page: page))
+    }
+
+    /// The `--tag` given, normalized (`/Tech//Swift` is `Tech/Swift`).
+    static func tag(_ arguments: ArgumentList) throws -> String? {
+        guard let tag = arguments.value("tag") else { return nil }
+        if let problem = FeedTag.problem(with: tag) { throw CommandError.usage("--tag: \(problem)") }
+        return FeedTag.normalized(tag)
     }
 
     /// `more`: the next page of the list `items` last showed.
@@ -353,14 +366,30 @@ struct ItemCommands {
             }
             throw CommandError.usage("\"\(last)\" is not read, unread, star or unstar\(hint ?? ""); usage: \(usage)")
         }
-        if arguments.has("all") || arguments.has("feed") {
-            guard let feedID = try arguments.id("feed"), arguments.has("all"), arguments.positional.count == 1 else {
-                throw CommandError.usage("mark a whole feed with: item mark --feed ID --all read")
+        let whole = ["all", "feed", "tag", "before"].filter { arguments.has($0) }
+        if !whole.isEmpty {
+            guard arguments.has("all"), arguments.positional.count == 1 else {
+                throw CommandError.usage(
+                    "mark many articles with: item mark --all read [--feed ID] [--tag TAG] [--before DATE]"
+                        + (arguments.has("all") ? " (no ids with --all)" : ""))
             }
-            guard action == .read else { throw CommandError.usage("only \"read\" applies to a whole feed") }
-            let changed = try await context.feeds.markAllRead(feedID: feedID)
+            guard action == .read else { throw CommandError.usage("only \"read\" applies with --all") }
+            let feedIDs = try arguments.ids("feed")
+            let query = ArticleQuery(
+                feedID: feedIDs.count == 1 ? feedIDs[0] : nil, feedIDs: feedIDs.count > 1 ? feedIDs : [],
+                before: try arguments.value("before").map { try context.parseDate($0, "--before") },
+                tag: try Self.tag(arguments))
+            let changed = try await context.feeds.markAllRead(matching: query)
+            var scope = ""
+            if !feedIDs.isEmpty {
+                scope +=
+                    " of " + (feedIDs.count == 1 ? "feed " : "feeds ")
+                    + feedIDs.map { "#\($0)" }.joined(separator: ", ")
+            }
+            if let tag = query.tag { scope += " tagged \(TerminalText.sanitized(tag))" }
+            if let before = arguments.value("before") { scope += " dated before \(TerminalText.sanitized(before))" }
             return CommandOutput(
-                text: "marked \(counted(changed, "item")) of feed #\(feedID) read",
+                text: "marked \(counted(changed, "item"))\(scope) read",
                 json: .object(["ok": .bool(true), "changed": .int(changed)]))
         }
         let idWords = arguments.positional.dropLast()

@@ -15,6 +15,7 @@ final class Completer: Sendable {
         var feeds: [String] = []
         var items: [String] = []
         var tasks: [String] = []
+        var tags: [String] = []
         var stale = true
         var dataVersion: Int?
     }
@@ -76,6 +77,7 @@ final class Completer: Sendable {
             loaded.items = ((try? await feeds.articles(matching: ArticleQuery(), limit: 100)) ?? []).map {
                 String($0.id)
             }
+            loaded.tags = ((try? await feeds.tagSummaries()) ?? []).map(\.tag)
         }
         if let tasks {
             loaded.tasks = ((try? await tasks.list(.all)) ?? []).compactMap { $0.id.map(String.init) }
@@ -148,6 +150,7 @@ final class Completer: Sendable {
         case .itemID: return Self.matching(current.items, prefix)
         case .taskID: return Self.matching(current.tasks, prefix)
         case .configKey: return Self.matching(configKeys(), prefix)
+        case .tag: return current.tags.filter { $0.hasPrefix(prefix) }.map(Self.escaped)
         case .commandName:
             let named = typed.joined(separator: " ")
             return Self.matching(

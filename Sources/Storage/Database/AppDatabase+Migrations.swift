@@ -145,6 +145,22 @@ extension AppDatabase {
             // get theirs at the next refresh that reads their feed again.
             try db.execute(sql: "ALTER TABLE article ADD COLUMN media TEXT")
         }
+        migrator.registerMigration("v17-feed-tags", foreignKeyChecks: .immediate) { db in
+            // A feed's tags, OPML folders among them (`FeedTag`: a folder path is one tag; the
+            // empty tag is an OPML list's top level, for a feed listed there beside folders).
+            // `position` keeps the order places arrived in, so an export writes an import's
+            // folders and feeds back in their order.
+            try db.execute(
+                sql: """
+                    CREATE TABLE feedTag (
+                        feedId INTEGER NOT NULL REFERENCES feed(id) ON DELETE CASCADE,
+                        tag TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        PRIMARY KEY (feedId, tag)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX feedTag_tag ON feedTag(tag, feedId);
+                    """)
+        }
         return migrator
     }
 

@@ -87,6 +87,14 @@ extension ArticleRepository {
             ?? false
     }
 
+    /// The ids of the feeds tagged with a tag or a tag inside it (`Tech`, `Tech/Swift`): the
+    /// second is a range of the index, every tag that starts with `Tech/` (`0` follows `/`).
+    static let taggedFeeds = "SELECT feedId FROM feedTag WHERE tag = ? OR (tag >= ? AND tag < ?)"
+
+    static func taggedFeedsArguments(_ tag: String) -> StatementArguments {
+        [tag, tag + "/", tag + "0"]
+    }
+
     /// `?, ?, ?` for `count` bound values.
     static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
@@ -192,6 +200,14 @@ extension ArticleRepository {
         if let since = query.since {
             clauses.append("article.sortDate >= ?")
             arguments += [since.timeIntervalSince1970]
+        }
+        if let before = query.before {
+            clauses.append("article.sortDate < ?")
+            arguments += [before.timeIntervalSince1970]
+        }
+        if let tag = query.tag {
+            clauses.append("article.feedId IN (\(taggedFeeds))")
+            arguments += taggedFeedsArguments(tag)
         }
         let direction = query.order == .newestFirst ? "<" : ">"
         if let after = query.after {

@@ -144,7 +144,7 @@ public struct ArticleRepository: Sendable {
     /// statuses outlive their articles (a returning article keeps its state), so a date bound
     /// joins the two.
     static func count(_ db: Database, _ query: ArticleQuery) throws -> Int {
-        if query.after != nil {
+        if query.after != nil || query.before != nil {
             let (sql, arguments) = sql(for: query, select: "article.id")
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
         }
@@ -164,6 +164,10 @@ public struct ArticleRepository: Sendable {
                 clauses.append("feedId IN (\(Self.placeholders(query.feedIDs.count)))")
                 arguments += StatementArguments(query.feedIDs)
             }
+            if let tag = query.tag {
+                clauses.append("feedId IN (\(Self.taggedFeeds))")
+                arguments += Self.taggedFeedsArguments(tag)
+            }
             let filter = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
             return try Int.fetchOne(
                 db, sql: "SELECT coalesce(sum(\(column)), 0) FROM articleCounts\(filter)", arguments: arguments) ?? 0
@@ -177,6 +181,10 @@ public struct ArticleRepository: Sendable {
             let column = statusesOnly ? "articleStatus.feedId" : "article.feedId"
             clauses.append("\(column) IN (\(Self.placeholders(query.feedIDs.count)))")
             arguments += StatementArguments(query.feedIDs)
+        }
+        if let tag = query.tag {
+            clauses.append("\(statusesOnly ? "articleStatus.feedId" : "article.feedId") IN (\(Self.taggedFeeds))")
+            arguments += Self.taggedFeedsArguments(tag)
         }
         if let since = query.since {
             clauses.append("article.sortDate >= ?")
@@ -269,6 +277,31 @@ public struct ArticleRepository: Sendable {
                     """, arguments: [feedID])
             try db.execute(
                 sql: "UPDATE articleStatus SET isRead = 1 WHERE feedId = ? AND isRead = 0", arguments: [feedID])
+            tracker.record(.article, updated: ids)
+            return ids.count
+        }
+    }
+
+    /// Marks every unread article `query` matches read (a feed, several, a tag, a search, a date
+    /// bound), in one transaction, and returns how many it changed.
+    public func markAllRead(matching query: ArticleQuery, source: ChangeSource = .user) async throws(StorageError)
+        -> Int
+    {
+        var unread = query
+        unread.unreadOnly = true
+        unread.after = nil
+        if unread.search != nil { try await updateSearchIndex() }
+        let (tracker, matching) = (database.tracker, unread)
+        return try await database.write(source: source) { db in
+            guard let (sql, arguments) = try Self.idsSQL(db, matching) else { return 0 }
+            let ids = try Int64.fetchAll(db, sql: sql, arguments: arguments)
+            for chunk in ids.chunked(into: 500) {
+                try db.execute(
+                    sql: """
+                        UPDATE articleStatus SET isRead = 1 WHERE isRead = 0 AND (feedId, uniqueId) IN (
+                            SELECT feedId, uniqueId FROM article WHERE id IN (\(Self.placeholders(chunk.count))))
+                        """, arguments: StatementArguments(Array(chunk)))
+            }
             tracker.record(.article, updated: ids)
             return ids.count
         }

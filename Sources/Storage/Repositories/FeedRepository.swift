@@ -162,6 +162,10 @@ public struct FeedRepository: Sendable {
         try await database.read { db in
             var summaries: [FeedSummary] = []
             summaries.reserveCapacity(try FeedRecord.fetchCount(db))
+            var tags: [Int64: [String]] = [:]
+            let tagRows = try Row.fetchCursor(
+                db, sql: "SELECT feedId, tag FROM feedTag WHERE tag <> '' ORDER BY feedId, position")
+            while let row = try tagRows.next() { tags[row[0], default: []].append(row[1]) }
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
@@ -177,7 +181,7 @@ public struct FeedRepository: Sendable {
                     FeedSummary(
                         id: row[0], title: row[1], url: row[2], lastResult: lastResult.map(RefreshResult.init),
                         lastRefreshedAt: refreshedAt.map(Date.init(timeIntervalSince1970:)), isGone: row[5],
-                        counts: ArticleCounts(unread: row[6], total: row[7])))
+                        counts: ArticleCounts(unread: row[6], total: row[7]), tags: tags[row[0]] ?? []))
             }
             return summaries
         }
