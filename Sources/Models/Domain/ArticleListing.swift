@@ -109,3 +109,16 @@ public struct ArticlePage: Sendable, Hashable {
         self.total = total
     }
 }
+
+/// A saved search (a smart view): its name and the filter a front end saved for it.
+public struct SavedView: Sendable, Hashable {
+    public var name: String
+    /// The filter, as the front end that saved it writes it (the REPL keeps its `items`
+    /// options); nobody else reads it.
+    public var definition: String
+
+    public init(name: String, definition: String) {
+        self.name = name
+        self.definition = definition
+    }
+}

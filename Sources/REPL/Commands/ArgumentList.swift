@@ -66,6 +66,17 @@ struct ArgumentList {
         }
     }
 
+    /// These words over `base` (a saved view's options): an option given here wins, the rest of
+    /// `base`'s are kept; the positional words are these.
+    func merged(over base: ArgumentList) -> ArgumentList {
+        var merged = self
+        merged.values = base.values.merging(values) { _, own in own }
+        return merged
+    }
+
+    /// The options given, by name.
+    var options: [String: String] { values }
+
     /// Whether the option was given.
     func has(_ name: String) -> Bool { values[name] != nil }
 

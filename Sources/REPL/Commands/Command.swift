@@ -55,6 +55,8 @@ struct Command: Sendable {
         case configKey
         /// A feed's tag (`feed tag`, `--tag`).
         case tag
+        /// A saved view's name (`--view`, `view remove`).
+        case view
 
         /// How an error names it: `a feed id must be an id like 3`.
         var described: String {
@@ -62,7 +64,7 @@ struct Command: Sendable {
             case .feedID: "a feed id"
             case .itemID: "an item id"
             case .taskID: "a task id"
-            case .text, .path, .commandName, .configKey, .tag: "id"
+            case .text, .path, .commandName, .configKey, .tag, .view: "id"
             }
         }
     }

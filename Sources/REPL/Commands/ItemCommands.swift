@@ -10,19 +10,17 @@ struct ItemCommands {
         Command(
             ["items"],
             usage:
-                "items [--feed ID] [--tag TAG] [--unread] [--starred] [--search TEXT] [--since DATE] [--limit N] [--page N]",
+                "items [--feed ID] [--tag TAG] [--unread] [--starred] [--search TEXT] [--since DATE] [--view NAME] [--limit N] [--page N]",
             summary:
                 "articles, newest first, 20 a page (● unread, ★ starred); dates: today, -2w, 2026-11-01. "
-                + "--feed takes ids, ranges and lists (4,5); --tag the feeds with a tag or one inside it. "
+                + "--feed takes ids, ranges and lists (4,5); --tag the feeds with a tag or one inside it; "
+                + "--view a saved view's filter, the options given beside it winning. "
                 + "--search: every word must occur in the title or text, case ignored; a word of three or more "
                 + "characters matches anywhere, inside other words too; a shorter one matches the start of a word "
                 + "(accents ignored), or anywhere when it is Chinese, Japanese, Korean, Thai, an emoji or a symbol. "
                 + "The list shown is the one next, prev and more move through",
             example: "items --unread --since -3d",
-            options: [
-                .value("feed", .feedID), .value("tag", .tag), .flag("unread"), .flag("starred"), .value("search"),
-                .value("since"), .value("limit"), .value("page"),
-            ]
+            options: filterOptions + [.value("view", .view), .value("limit"), .value("page")]
         ) { try await ItemCommands(context: $0.context).items($0) },
         Command(
             ["more"], usage: "more", summary: "the next page of the list items last showed (Enter after a page)",
@@ -60,13 +58,15 @@ struct ItemCommands {
         Command(
             ["item mark"],
             usage:
-                "item mark <ID...> read|unread|star|unstar, or item mark --all read [--feed ID] [--tag TAG] [--before DATE]",
+                "item mark <ID...> read|unread|star|unstar, or item mark --all read [--feed ID] [--tag TAG] [--view NAME] [--before DATE]",
             summary:
                 "mark articles; ids take ranges and lists (item mark 812-815 read); --all marks every article read, "
-                + "of the feeds or the tag given, dated before DATE if given",
+                + "of the feeds, the tag or the view given, dated before DATE if given",
             example: "item mark 1 2 star",
             arguments: [.init(name: "ID", kind: .itemID, count: .many)],
-            options: [.value("feed", .feedID), .value("tag", .tag), .flag("all"), .value("before")]
+            options: [
+                .value("feed", .feedID), .value("tag", .tag), .value("view", .view), .flag("all"), .value("before"),
+            ]
         ) { try await ItemCommands(context: $0.context).mark($0) },
     ]
 
@@ -75,7 +75,21 @@ struct ItemCommands {
 
     /// `items …`: a page of articles, newest first.
     private func items(_ input: CommandInput) async throws -> CommandOutput {
-        let arguments = input.arguments
+        let arguments = try await ViewCommands.withView(input.arguments, context: context)
+        let query = try await Self.query(arguments, context: context)
+        let limit = try arguments.positiveInt("limit", atMost: 10_000) ?? 20
+        let page = try arguments.positiveInt("page") ?? 1
+        return try await list(ReadingState.Listing(query: query, pageSize: limit, page: page))
+    }
+
+    /// The options that choose articles, which `items` takes and a view saves.
+    static let filterOptions: [Command.Option] = [
+        .value("feed", .feedID), .value("tag", .tag), .flag("unread"), .flag("starred"), .value("search"),
+        .value("since"),
+    ]
+
+    /// The articles the filter options of `arguments` choose (every feed named must exist).
+    static func query(_ arguments: ArgumentList, context: CommandContext) async throws -> ArticleQuery {
         let feedIDs = try arguments.ids("feed")
         for feedID in feedIDs { _ = try await context.feeds.subscription(id: feedID) }
         let since = try arguments.value("since").map { text in try context.parseDate(text, "--since") }
@@ -84,13 +98,11 @@ struct ItemCommands {
         if let words = search?.split(whereSeparator: \.isWhitespace).count, words > Self.maxSearchWords {
             throw CommandError.usage("--search takes at most \(Self.maxSearchWords) words (this has \(words))")
         }
-        let query = ArticleQuery(
+        return ArticleQuery(
             feedID: feedIDs.count == 1 ? feedIDs[0] : nil, feedIDs: feedIDs.count > 1 ? feedIDs : [],
             unreadOnly: arguments.has("unread"), starredOnly: arguments.has("starred"), search: search, since: since,
+            before: try arguments.value("before").map { try context.parseDate($0, "--before") },
             tag: try Self.tag(arguments))
-        let limit = try arguments.positiveInt("limit", atMost: 10_000) ?? 20
-        let page = try arguments.positiveInt("page") ?? 1
-        return try await list(ReadingState.Listing(query: query, pageSize: limit, page: page))
     }
 
     /// The `--tag` given, normalized (`/Tech//Swift` is `Tech/Swift`).
@@ -366,19 +378,17 @@ struct ItemCommands {
             }
             throw CommandError.usage("\"\(last)\" is not read, unread, star or unstar\(hint ?? ""); usage: \(usage)")
         }
-        let whole = ["all", "feed", "tag", "before"].filter { arguments.has($0) }
+        let whole = ["all", "feed", "tag", "view", "before"].filter { arguments.has($0) }
         if !whole.isEmpty {
             guard arguments.has("all"), arguments.positional.count == 1 else {
                 throw CommandError.usage(
-                    "mark many articles with: item mark --all read [--feed ID] [--tag TAG] [--before DATE]"
+                    "mark many articles with: item mark --all read [--feed ID] [--tag TAG] [--view NAME] [--before DATE]"
                         + (arguments.has("all") ? " (no ids with --all)" : ""))
             }
             guard action == .read else { throw CommandError.usage("only \"read\" applies with --all") }
             let feedIDs = try arguments.ids("feed")
-            let query = ArticleQuery(
-                feedID: feedIDs.count == 1 ? feedIDs[0] : nil, feedIDs: feedIDs.count > 1 ? feedIDs : [],
-                before: try arguments.value("before").map { try context.parseDate($0, "--before") },
-                tag: try Self.tag(arguments))
+            let query = try await Self.query(
+                try await ViewCommands.withView(arguments, context: context), context: context)
             let changed = try await context.feeds.markAllRead(matching: query)
             var scope = ""
             if !feedIDs.isEmpty {
@@ -386,7 +396,10 @@ struct ItemCommands {
                     " of " + (feedIDs.count == 1 ? "feed " : "feeds ")
                     + feedIDs.map { "#\($0)" }.joined(separator: ", ")
             }
-            if let tag = query.tag { scope += " tagged \(TerminalText.sanitized(tag))" }
+            if let view = arguments.value("view") { scope += " of view \(TerminalText.sanitized(view))" }
+            if let tag = arguments.value("tag").map(FeedTag.normalized) {
+                scope += " tagged \(TerminalText.sanitized(tag))"
+            }
             if let before = arguments.value("before") { scope += " dated before \(TerminalText.sanitized(before))" }
             return CommandOutput(
                 text: "marked \(counted(changed, "item"))\(scope) read",

@@ -16,6 +16,7 @@ final class Completer: Sendable {
         var items: [String] = []
         var tasks: [String] = []
         var tags: [String] = []
+        var views: [String] = []
         var stale = true
         var dataVersion: Int?
     }
@@ -78,6 +79,7 @@ final class Completer: Sendable {
                 String($0.id)
             }
             loaded.tags = ((try? await feeds.tagSummaries()) ?? []).map(\.tag)
+            loaded.views = ViewCommands.builtIn.map(\.name) + ((try? await feeds.savedViews()) ?? []).map(\.name)
         }
         if let tasks {
             loaded.tasks = ((try? await tasks.list(.all)) ?? []).compactMap { $0.id.map(String.init) }
@@ -151,6 +153,8 @@ final class Completer: Sendable {
         case .taskID: return Self.matching(current.tasks, prefix)
         case .configKey: return Self.matching(configKeys(), prefix)
         case .tag: return current.tags.filter { $0.hasPrefix(prefix) }.map(Self.escaped)
+        case .view:
+            return current.views.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }.map(Self.escaped)
         case .commandName:
             let named = typed.joined(separator: " ")
             return Self.matching(

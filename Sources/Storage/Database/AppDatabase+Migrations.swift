@@ -161,6 +161,18 @@ extension AppDatabase {
                     CREATE INDEX feedTag_tag ON feedTag(tag, feedId);
                     """)
         }
+        migrator.registerMigration("v18-saved-views", foreignKeyChecks: .immediate) { db in
+            // Saved searches: a name and the filter the front end saved for it (the REPL keeps
+            // its items options), listed in the order they were saved.
+            try db.execute(
+                sql: """
+                    CREATE TABLE savedView (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(name) > 0),
+                        definition TEXT NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 

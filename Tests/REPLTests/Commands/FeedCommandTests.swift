@@ -169,7 +169,7 @@ struct FeedCommandTests {
         #expect(try await app.json("items --unread")["total"] as? Int == 0)
         #expect(
             await app.run(["item mark 2 stra"]).err == [
-                #"error: "stra" is not read, unread, star or unstar (did you mean "star"?); usage: item mark <ID...> read|unread|star|unstar, or item mark --all read [--feed ID] [--tag TAG] [--before DATE]"#
+                #"error: "stra" is not read, unread, star or unstar (did you mean "star"?); usage: item mark <ID...> read|unread|star|unstar, or item mark --all read [--feed ID] [--tag TAG] [--view NAME] [--before DATE]"#
             ])
         #expect(await app.run(["item show 99"]).err == ["error: no item #99"])
         #expect(try await app.json("item show 2")["starred"] as? Bool == true)

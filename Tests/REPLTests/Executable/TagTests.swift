@@ -134,7 +134,7 @@ struct TagTests {
                     "error: a tag holds at most 200 characters",
                     "error: --tag: a tag cannot be empty",
                     #"error: only "read" applies with --all"#,
-                    "error: mark many articles with: item mark --all read [--feed ID] [--tag TAG] [--before DATE] (no ids with --all)",
+                    "error: mark many articles with: item mark --all read [--feed ID] [--tag TAG] [--view NAME] [--before DATE] (no ids with --all)",
                 ], "\(result.err)")
             #expect(result.out.contains(#"no tags yet; give a feed one with "feed tag <ID> <tag>""#))
         }
