@@ -31,6 +31,8 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
     case cancelled
     /// A tag that cannot be one, with the reason (`FeedTag.problem(with:)`).
     case invalidTag(String)
+    /// A rule that cannot be one: no word, or a regular expression that does not compile.
+    case invalidRule(String)
 
     /// A storage failure as the user sees it: a missing record stays `.notFound`, anything else
     /// is `.storage`, typed.
@@ -74,6 +76,7 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
         case .storage(let error): error.errorDescription ?? "\(error)"
         case .cancelled: "cancelled"
         case .invalidTag(let reason): reason
+        case .invalidRule(let reason): reason
         }
     }
 }

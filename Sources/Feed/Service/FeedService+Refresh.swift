@@ -29,6 +29,8 @@ extension FeedService {
             targets = try await subscriptions()
         }
         progress?(.started(total: targets.count))
+        // The articles this refresh adds come after this id: the rules look at those.
+        let ruleMark = try await ruleMark()
         let limit = concurrencyLimit
         let heldDelay = self.heldDelay
         let named = feedIDs != nil
@@ -101,6 +103,13 @@ extension FeedService {
             return summary
         }
         if Task.isCancelled { summary.cancelled = true }
+        if !summary.cancelled, let ruleMark, summary.newItems > 0 {
+            do {
+                summary.rules = try await applyRules(after: ruleMark)
+            } catch {
+                summary.storingFailed = true
+            }
+        }
         if !summary.cancelled {
             // Index what the merges stored now, so that no search pays for it.
             if summary.newItems > 0 { progress?(.indexing(newItems: summary.newItems)) }

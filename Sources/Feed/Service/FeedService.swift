@@ -129,6 +129,7 @@ public actor FeedService {
         let merge: MergeResult
         let feed: ParsedFeed
         let itemCount: Int
+        let ruleMark = try await ruleMark()
         if let parsed {
             let items = parsed.items.map { $0.article(feedID: 0) }
             (stored, merge) = try await storage { () async throws(StorageError) in
@@ -149,6 +150,8 @@ public actor FeedService {
             }
         }
         var warnings = feed.warnings
+        var rules = RuleOutcome()
+        if let ruleMark, !merge.inserted.isEmpty { rules = try await applyRules(after: ruleMark) }
         do {
             // Index the new articles now, so that no search pays for them.
             try await articles.updateSearchIndex()
@@ -159,7 +162,7 @@ public actor FeedService {
         }
         return SubscribeSummary(
             feed: stored, itemCount: itemCount, newCount: merge.inserted.count, warnings: warnings,
-            otherFeeds: links.filter { $0 != document.url && $0 != feedURL })
+            otherFeeds: links.filter { $0 != document.url && $0 != feedURL }, rules: rules)
     }
 
     /// The feeds an HTML page links to (or, for a feed URL, the feed itself).

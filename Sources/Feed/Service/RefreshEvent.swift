@@ -40,8 +40,10 @@ public struct RefreshSummary: Sendable, Hashable {
 
     /// Feeds asked for (answered with content or 304, or failed).
     public var refreshed = 0
-    /// Articles inserted.
+    /// Articles inserted (rules may have hidden some of them since: `rules`).
     public var newItems = 0
+    /// What rules did to the new articles.
+    public var rules = RuleOutcome()
     /// Feeds whose content had not changed.
     public var notModified = 0
     /// Feeds not asked for (gone, or deferred by the server).
@@ -100,6 +102,8 @@ public struct SubscribeSummary: Sendable, Hashable {
     public var warnings: [String]
     /// The other feeds the page (when an HTML page was given) links to, not subscribed.
     public var otherFeeds: [URL] = []
+    /// What rules did to the new items.
+    public var rules = RuleOutcome()
 }
 
 /// What importing an OPML file did.

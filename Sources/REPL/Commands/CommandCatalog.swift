@@ -3,7 +3,8 @@ import Foundation
 /// The commands of the REPL, in the order `help` lists them, and how a line's words find one.
 enum CommandCatalog {
     static let all: [Command] =
-        FeedCommands.commands + ItemCommands.commands + ViewCommands.commands + TaskCommands.commands
+        FeedCommands.commands + ItemCommands.commands + ViewCommands.commands + RuleCommands.commands
+        + TaskCommands.commands
         + ChoreSyncCommands.commands
         + ConfigCommands.commands + SessionCommands.commands
 

@@ -55,7 +55,7 @@ extension CommandError {
         case .cancelled: code = "interrupted"
         case .storage: code = "storage"
         case .file: code = "file_error"
-        case .invalidTag: code = "usage"
+        case .invalidTag, .invalidRule: code = "usage"
         default: code = "fetch_failed"
         }
         self.init(code: code, message: error.errorDescription ?? "\(error)", exitStatus: error == .cancelled ? 130 : 1)

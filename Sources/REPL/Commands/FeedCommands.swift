@@ -79,7 +79,7 @@ struct FeedCommands {
             url: FeedService.url(from: input.text("url-or-path") ?? ""), title: input.arguments.value("title"))
         let id = summary.feed.id ?? 0
         var text =
-            "added feed #\(id) \"\(TerminalText.sanitized(summary.feed.title))\": \(counted(summary.itemCount, "item")) (\(summary.newCount) new)"
+            "added feed #\(id) \"\(TerminalText.sanitized(summary.feed.title))\": \(counted(summary.itemCount, "item")) (\(summary.newCount) new\(Self.describe(summary.rules, separator: "; ")))"
         if !summary.otherFeeds.isEmpty {
             text += "\nthe page also links to:"
             for other in summary.otherFeeds { text += "\n  feed add " + TerminalText.sanitized(other.absoluteString) }
@@ -90,6 +90,7 @@ struct FeedCommands {
             json: .object([
                 "id": .int(id), "title": .string(summary.feed.title), "url": .string(summary.feed.url.absoluteString),
                 "items": .int(summary.itemCount), "new_items": .int(summary.newCount),
+                "rules": .object(["read": .int(summary.rules.read), "hidden": .int(summary.rules.hidden)]),
                 "other_feeds": .array(summary.otherFeeds.map { .string($0.absoluteString) }),
             ]))
     }
@@ -153,6 +154,16 @@ struct FeedCommands {
             })
     }
 
+    /// What rules did, as a refresh or an add reports it: `; rules hid 2, marked 1 read`, or nothing.
+    static func describe(_ rules: RuleOutcome, separator: String, parenthesized: Bool = false) -> String {
+        var parts: [String] = []
+        if rules.hidden > 0 { parts.append("hid \(rules.hidden)") }
+        if rules.read > 0 { parts.append("marked \(rules.read) read") }
+        guard !parts.isEmpty else { return "" }
+        let text = "rules " + parts.joined(separator: ", ")
+        return parenthesized ? "\(separator)(\(text))" : separator + text
+    }
+
     /// The last result as the list shows it.
     static func result(isGone: Bool, lastResult: RefreshResult?) -> String {
         if isGone { return "gone" }
@@ -188,7 +199,8 @@ struct FeedCommands {
         }
         if summary.cancelled { throw FeedError.cancelled }
         var text =
-            "refreshed \(counted(summary.refreshed, "feed")): \(counted(summary.newItems, "new item")), "
+            "refreshed \(counted(summary.refreshed, "feed")): \(counted(summary.newItems, "new item"))"
+            + "\(Self.describe(summary.rules, separator: " ", parenthesized: true)), "
             + "\(summary.notModified) not modified, \(summary.failed.count) failed"
         if summary.skipped > 0 { text += ", \(summary.skipped) skipped" }
         for failure in summary.failed {
@@ -207,6 +219,7 @@ struct FeedCommands {
         let json = JSONValue.object([
             "refreshed": .int(summary.refreshed), "new_items": .int(summary.newItems),
             "not_modified": .int(summary.notModified), "skipped": .int(summary.skipped),
+            "rules": .object(["read": .int(summary.rules.read), "hidden": .int(summary.rules.hidden)]),
             "failed": .array(
                 summary.failed.map {
                     .object([

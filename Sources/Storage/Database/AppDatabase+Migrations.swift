@@ -173,6 +173,25 @@ extension AppDatabase {
                     );
                     """)
         }
+        migrator.registerMigration("v19-article-rules", foreignKeyChecks: .immediate) { db in
+            // Rules (newsboat's killfile) and the articles they hid: a hidden article is deleted
+            // and its status kept, marked, so that the feed listing it again does not bring it
+            // back. The partial index finds a feed's hidden statuses in one step, and costs
+            // nothing while there are none.
+            try db.execute(
+                sql: """
+                    CREATE TABLE articleRule (
+                        id INTEGER PRIMARY KEY,
+                        field TEXT NOT NULL,
+                        pattern TEXT NOT NULL CHECK (length(pattern) > 0),
+                        isRegex INTEGER NOT NULL DEFAULT 0,
+                        action TEXT NOT NULL,
+                        caught INTEGER NOT NULL DEFAULT 0
+                    );
+                    ALTER TABLE articleStatus ADD COLUMN isHidden INTEGER NOT NULL DEFAULT 0;
+                    CREATE INDEX articleStatus_hidden ON articleStatus(feedId, uniqueId) WHERE isHidden = 1;
+                    """)
+        }
         return migrator
     }
 

@@ -79,8 +79,14 @@ public struct ArticleRepository: Sendable {
             incoming.append(record)
         }
         let stored = try Self.existing(db, feedID: feedID, uniqueIDs: incoming.map(\.uniqueId))
+        // Articles a rule hid stay away while the feed lists them (one indexed step while the
+        // feed has none, the usual case).
+        let hidden = Set(
+            try String.fetchAll(
+                db.cachedStatement(sql: "SELECT uniqueId FROM articleStatus WHERE feedId = ? AND isHidden = 1"),
+                arguments: [feedID]))
         var result = MergeResult()
-        for var record in incoming {
+        for var record in incoming where !hidden.contains(record.uniqueId) {
             if let old = stored[record.uniqueId] {
                 let merged = old.merged(with: record)
                 if merged == old {

@@ -78,3 +78,25 @@ struct FeedTagTests {
         #expect(try await feeds.placements().filter { $0.feedID == top }.map(\.tag) == ["Moved"])
     }
 }
+
+@Suite("Article rules in storage")
+struct ArticleRuleStorageTests {
+    @Test("hiding deletes unstarred articles only, and a merge of the same articles does not bring them back")
+    func hideSticks() async throws {
+        let database = try AppDatabase.inMemory()
+        let feed = try await addFeed(database)
+        let articles = ArticleRepository(database: database)
+        let incoming = [article(feed, "a"), article(feed, "b"), article(feed, "c")]
+        let ids = try await articles.merge(incoming, intoFeed: feed, now: now).inserted
+        try await articles.setStarred(true, ids: [ids[1]])
+        let rules = RuleRepository(database: database)
+        let rule = try await rules.add(ArticleRule(field: .title, pattern: "Article", action: .hide))
+        let hidden = try await rules.apply(read: [], hide: ids, caught: [rule.id ?? 0: 3])
+        #expect(hidden == 2)
+        #expect(try await articles.count(matching: ArticleQuery()) == 1)
+        let again = try await articles.merge(incoming, intoFeed: feed, now: now)
+        #expect(again.inserted.isEmpty && again.unchanged == 1)
+        #expect(try await rules.all().first?.caught == 3)
+        #expect(try await articles.count(matching: ArticleQuery()) == 1)
+    }
+}
