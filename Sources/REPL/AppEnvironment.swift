@@ -136,12 +136,13 @@ struct AppEnvironment {
     /// What commands need, for one way of showing output.
     func context(
         display: Display, appVersion: SemanticVersion, progress: @escaping @Sendable (String?) -> Void = { _ in },
-        page: @escaping @Sendable (String) -> Bool = { _ in false }
+        page: @escaping @Sendable (String, String) -> Bool = { _, _ in false }
     ) -> CommandContext {
         CommandContext(
             feeds: feeds, tasks: tasks, choreSync: choreSync, config: config, appVersion: appVersion, display: display,
             progress: progress,
-            page: page, databaseProblem: { [databaseWatch] in databaseWatch?.problem() },
+            page: page, settings: StorageSettings(repository: store.settings),
+            databaseProblem: { [databaseWatch] in databaseWatch?.problem() },
             configURLProblem: configURLProblem, now: now, calendar: calendar)
     }
 

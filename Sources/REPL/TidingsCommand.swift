@@ -210,7 +210,7 @@ struct Invocation: Equatable {
         let pages = !json
         let context = app.context(
             display: display, appVersion: version, progress: progress,
-            page: { text in pages && Pager.page(text, environment: environment) })
+            page: { text, pager in pages && Pager.page(text, environment: environment, command: pager) })
         let interactive = commands.isEmpty && script == nil && isatty(STDIN_FILENO) != 0
         let interrupts = Interrupts(exitWhenIdle: !interactive)
         let notices = BackgroundNotices()

@@ -51,6 +51,7 @@ public struct LocalStore: Sendable {
         TaskRepository(database: database, undoLimit: undoLimit)
     }
     /// The chore-sharing account and the objects as last synced.
+    package var settings: SettingRepository { SettingRepository(database: database) }
     package var rules: RuleRepository { RuleRepository(database: database) }
     package var savedViews: SavedViewRepository { SavedViewRepository(database: database) }
     package var choreSync: ChoreSyncRepository { ChoreSyncRepository(database: database) }

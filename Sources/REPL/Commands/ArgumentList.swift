@@ -20,12 +20,19 @@ struct ArgumentList {
     private(set) var positional: [String] = []
     private var values: [String: String] = [:]
 
-    /// Splits `words` for `command`, which accepts `options`.
-    init(_ words: [String], command: String, options: [String: Kind] = [:]) throws(CommandError) {
+    /// Splits `words` for `command`, which accepts `options`. After `literalAfter` positional
+    /// words, every word is positional, options included (`alias NAME COMMAND...`).
+    init(_ words: [String], command: String, options: [String: Kind] = [:], literalAfter: Int? = nil)
+        throws(CommandError)
+    {
         var index = 0
         while index < words.count {
             let word = words[index]
             index += 1
+            if let literalAfter, positional.count >= literalAfter {
+                positional.append(word)
+                continue
+            }
             guard word.hasPrefix("--"), word.count > 2 else {
                 positional.append(word)
                 continue

@@ -20,6 +20,8 @@ struct Command: Sendable {
             case many
             /// Every remaining word, joined by spaces; not blank (`task add <name>`).
             case rest
+            /// Every remaining word, none included (`set [key] [value]`).
+            case optionalRest
         }
 
         let name: String
@@ -57,6 +59,8 @@ struct Command: Sendable {
         case tag
         /// A saved view's name (`--view`, `view remove`).
         case view
+        /// A setting's key (`set`, `unset`).
+        case setting
 
         /// How an error names it: `a feed id must be an id like 3`.
         var described: String {
@@ -64,7 +68,7 @@ struct Command: Sendable {
             case .feedID: "a feed id"
             case .itemID: "an item id"
             case .taskID: "a task id"
-            case .text, .path, .commandName, .configKey, .tag, .view: "id"
+            case .text, .path, .commandName, .configKey, .tag, .view, .setting: "id"
             }
         }
     }
@@ -96,13 +100,16 @@ struct Command: Sendable {
     var requires: Requirement = .currentVersion
     /// `item 5` is `item show 5`: a group followed by an id runs this command.
     var byID: String? = nil
+    /// After this many positional words, every word is positional, `--` ones included
+    /// (`alias NAME COMMAND...` keeps the command's options as words).
+    var literalAfter: Int? = nil
     /// `nil` for a group.
     let action: Action?
 
     init(
         _ names: [String], aliases: [String] = [], usage: String, summary: String, example: String,
         arguments: [Argument] = [], options: [Option] = [], requires: Requirement = .currentVersion,
-        byID: String? = nil, action: Action?
+        byID: String? = nil, literalAfter: Int? = nil, action: Action?
     ) {
         self.names = names
         self.aliases = aliases
@@ -113,6 +120,7 @@ struct Command: Sendable {
         self.options = options
         self.requires = requires
         self.byID = byID
+        self.literalAfter = literalAfter
         self.action = action
     }
 
@@ -129,7 +137,7 @@ struct Command: Sendable {
     /// Checks the number of positional words against the declared arguments: too few is
     /// `missing <name>`, too many `unexpected …`, each with the usage.
     func checkCount(_ words: [String]) throws(CommandError) {
-        let takesAny = arguments.contains { $0.count == .many || $0.count == .rest }
+        let takesAny = arguments.contains { $0.count == .many || $0.count == .rest || $0.count == .optionalRest }
         if !takesAny, words.count > arguments.count {
             let extra = words.dropFirst(arguments.count).joined(separator: " ")
             throw .usage("unexpected \"\(extra)\"; usage: \(usage)")
@@ -142,7 +150,7 @@ struct Command: Sendable {
                 index += 1
             case .optional:
                 index += 1
-            case .many:
+            case .many, .optionalRest:
                 index = words.count
             case .rest:
                 guard words.dropFirst(index).contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
@@ -160,7 +168,7 @@ struct Command: Sendable {
             case .one, .optional:
                 if position == index { return argument.kind }
                 position += 1
-            case .many, .rest:
+            case .many, .rest, .optionalRest:
                 return argument.kind
             }
         }
@@ -190,7 +198,7 @@ struct CommandInput: Sendable {
                     return index < positional.count ? positional[index...index] : []
                 }
                 index += 1
-            case .many, .rest:
+            case .many, .rest, .optionalRest:
                 return argument.name == name ? positional.dropFirst(index) : []
             }
         }

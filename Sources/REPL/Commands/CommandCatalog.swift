@@ -6,7 +6,7 @@ enum CommandCatalog {
         FeedCommands.commands + ItemCommands.commands + ViewCommands.commands + RuleCommands.commands
         + TaskCommands.commands
         + ChoreSyncCommands.commands
-        + ConfigCommands.commands + SessionCommands.commands
+        + ConfigCommands.commands + SettingCommands.commands + SessionCommands.commands
 
     /// Every name and alias, lowercased, to its command.
     private static let byName: [String: Command] = {

@@ -17,11 +17,20 @@ struct CommandContext: Sendable {
     let display: Display
     /// Draws a transient progress line on a terminal (`nil` clears it).
     let progress: @Sendable (String?) -> Void
-    /// Shows long text through the user's pager when standard output is a terminal and the
-    /// text is longer than the screen; returns whether it did (else the caller prints it).
-    var page: @Sendable (String) -> Bool = { _ in false }
-    /// Opens a web address in the user's browser (`item open`).
-    var openURL: @Sendable (URL) throws -> Void = Browser.open
+    /// Shows long text through the pager command given (the `pager` setting) when standard
+    /// output is a terminal and the text is longer than the screen; returns whether it did (else
+    /// the caller prints it).
+    var page: @Sendable (String, _ pager: String) -> Bool = { _, _ in false }
+    /// Opens a web address with the browser command given (the `browser` setting; `item open`).
+    var openURL: @Sendable (URL, _ browser: String) throws -> Void = Browser.open
+    /// Where settings and aliases are kept; `nil` where there is no database.
+    var settings: (any SettingsStoring)? = nil
+
+    /// The settings in force now (read when a command needs them, not by every command).
+    func settingValues() async -> SettingValues {
+        SettingValues(
+            stored: (try? await settings?.all(prefix: "set.")) ?? [:], environment: ProcessInfo.processInfo.environment)
+    }
     /// Why the database this session opened cannot be used any more (deleted or replaced since);
     /// `nil` while it can.
     var databaseProblem: @Sendable () -> String? = { nil }

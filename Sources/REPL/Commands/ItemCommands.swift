@@ -194,13 +194,14 @@ struct ItemCommands {
         guard !ids.isEmpty else { return try await next(input) }
         var shown: [Shown] = []
         for id in ids { shown.append(try await render(id)) }
-        return present(shown, pager: !input.arguments.has("no-pager"))
+        return await present(shown, pager: !input.arguments.has("no-pager"))
     }
 
     /// `next`: the next unread article of the list reading moves through, after the article last
     /// shown (else from the top of the page shown).
     private func next(_ input: CommandInput) async throws -> CommandOutput {
-        let listing = context.reading.listing(defaultOrder: .newestFirst)
+        let order = ArticleOrder(rawValue: await context.settingValues()["order"] ?? "") ?? .newestFirst
+        let listing = context.reading.listing(defaultOrder: order)
         var query = listing.query
         query.unreadOnly = true
         query.after = context.reading.start(of: listing)
@@ -208,7 +209,7 @@ struct ItemCommands {
             let scope = context.reading.hasListing ? " in this list" : ""
             throw CommandError(code: "no_unread", message: "no more unread articles\(scope)")
         }
-        return present([try await render(next.id)], pager: !input.arguments.has("no-pager"))
+        return await present([try await render(next.id)], pager: !input.arguments.has("no-pager"))
     }
 
     /// `prev`: the article before the one last shown, in the list's order, read or not.
@@ -223,7 +224,7 @@ struct ItemCommands {
         guard let previous = try await context.feeds.articles(matching: query, limit: 1).first else {
             throw CommandError(code: "no_article", message: "this is the first article of the list")
         }
-        return present([try await render(previous.id)], pager: !input.arguments.has("no-pager"))
+        return await present([try await render(previous.id)], pager: !input.arguments.has("no-pager"))
     }
 
     /// An article as `item show` shows it.
@@ -234,10 +235,12 @@ struct ItemCommands {
 
     /// Shows `articles` one after another, through the pager when asked and long; the last one
     /// is where reading goes on.
-    private func present(_ articles: [Shown], pager: Bool) -> CommandOutput {
+    private func present(_ articles: [Shown], pager: Bool) async -> CommandOutput {
         let text = articles.map(\.text).joined(separator: "\n\n" + String(repeating: "─", count: 40) + "\n\n")
         let json = articles.count == 1 ? articles[0].json : .object(["items": .array(articles.map(\.json))])
-        if pager, context.page(text) { return CommandOutput(text: "", json: json) }
+        if pager, context.page(text, await context.settingValues()["pager"] ?? "less -R") {
+            return CommandOutput(text: "", json: json)
+        }
         return CommandOutput(text: text, json: json)
     }
 
@@ -337,7 +340,7 @@ struct ItemCommands {
             throw CommandError(
                 code: "unsafe_link", message: "item #\(id) links to \(link.absoluteString), which is not a web address")
         }
-        try context.openURL(link)
+        try context.openURL(link, await context.settingValues()["browser"] ?? "xdg-open")
         try await context.feeds.mark([id], .read)
         return CommandOutput(
             text: "opened \(link.absoluteString)",

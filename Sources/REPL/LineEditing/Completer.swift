@@ -153,6 +153,7 @@ final class Completer: Sendable {
         case .taskID: return Self.matching(current.tasks, prefix)
         case .configKey: return Self.matching(configKeys(), prefix)
         case .tag: return current.tags.filter { $0.hasPrefix(prefix) }.map(Self.escaped)
+        case .setting: return Self.matching(Setting.all.map(\.key), prefix)
         case .view:
             return current.views.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }.map(Self.escaped)
         case .commandName:

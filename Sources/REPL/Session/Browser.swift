@@ -13,10 +13,9 @@ enum Browser {
     }
 
     /// Starts the browser on `url` and returns once it has been started (or has exited).
-    static func open(_ url: URL) throws {
+    /// `command` is the `browser` setting in force ($BROWSER or `xdg-open` unless set).
+    static func open(_ url: URL, command: String) throws {
         let environment = ProcessInfo.processInfo.environment
-        let browser = environment["BROWSER"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
-        let command = browser ?? "xdg-open"
         // sh receives the address as $1: `%s` in $BROWSER is replaced by "$1".
         let script =
             command.contains("%s") ? command.replacingOccurrences(of: "%s", with: "\"$1\"") : command + " \"$1\""

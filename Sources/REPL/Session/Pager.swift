@@ -12,14 +12,14 @@ import Foundation
 enum Pager {
     /// Pages `text` and returns `true`, or returns `false` (the caller prints it) when standard
     /// output is not a terminal, the text fits the screen, or no pager could be started.
-    static func page(_ text: String, environment: [String: String]) -> Bool {
+    static func page(_ text: String, environment: [String: String], command pager: String? = nil) -> Bool {
         guard isatty(STDOUT_FILENO) != 0, let screen = Display.terminalSize() else { return false }
         let rows = text.split(separator: "\n", omittingEmptySubsequences: false).reduce(0) { total, line in
             total + max(1, (DisplayWidth.of(line) + screen.columns - 1) / screen.columns)
         }
         guard rows >= screen.rows else { return false }
         let command =
-            environment["PAGER"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            pager ?? environment["PAGER"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
             ?? "less -R"
         var variables = environment
         if variables["LESS"] == nil { variables["LESS"] = "FRX" }

@@ -192,6 +192,12 @@ extension AppDatabase {
                     CREATE INDEX articleStatus_hidden ON articleStatus(feedId, uniqueId) WHERE isHidden = 1;
                     """)
         }
+        migrator.registerMigration("v20-settings", foreignKeyChecks: .immediate) { db in
+            // The user's settings and aliases, and small facts a front end keeps between
+            // processes (where the last refresh's articles start), by key.
+            try db.execute(
+                sql: "CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
+        }
         return migrator
     }
 

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Where the REPL keeps settings and aliases between sessions.
+protocol SettingsStoring: Sendable {
+    /// Every stored key starting with `prefix`, with its value.
+    func all(prefix: String) async throws -> [String: String]
+    func value(_ key: String) async -> String?
+    /// Sets `key`, or removes it when `value` is `nil`.
+    func set(_ key: String, to value: String?) async throws
+}
+
+/// A user setting: its key, what it does, its default, and how a value is checked. Declared
+/// once: `set` lists, shows, checks and documents them from here.
+struct Setting: Sendable {
+    let key: String
+    let summary: String
+    /// The value in force when nothing is set; `environment` first, where it names a variable.
+    let fallback: String
+    /// The environment variable that stands in before the default (`PAGER`).
+    var environment: String? = nil
+    /// The value as stored, or why it cannot be one.
+    let check: @Sendable (String) -> Result<String, CommandError>
+
+    /// Every setting, in the order `set` lists them.
+    static let all: [Setting] = [
+        Setting(
+            key: "order", summary: "the order next reads every unread article in when no list is shown",
+            fallback: "newest-first",
+            check: choice(["newest-first", "oldest-first"])),
+        Setting(
+            key: "pager", summary: "the command long articles are paged through", fallback: "less -R",
+            environment: "PAGER", check: command),
+        Setting(
+            key: "browser",
+            summary: "the command item open starts (%s stands for the address, else it is the last argument)",
+            fallback: "xdg-open", environment: "BROWSER", check: command),
+        Setting(
+            key: "refresh-interval",
+            summary:
+                "minutes between refreshes while an interactive session is open (each feed still at its own pace); 0 is never",
+            fallback: "0", check: wholeNumber(atMost: 10_080)),
+    ]
+
+    static func named(_ key: String) -> Setting? { all.first { $0.key == key.lowercased() } }
+
+    private static func choice(_ values: [String]) -> @Sendable (String) -> Result<String, CommandError> {
+        { text in
+            let lowered = text.lowercased()
+            guard values.contains(lowered) else {
+                return .failure(.usage("choose \(values.joined(separator: " or ")) (got \"\(text)\")"))
+            }
+            return .success(lowered)
+        }
+    }
+
+    private static func wholeNumber(atMost limit: Int) -> @Sendable (String) -> Result<String, CommandError> {
+        { text in
+            guard let number = Int(text), number >= 0, number <= limit else {
+                return .failure(.usage("a whole number from 0 to \(limit) (got \"\(text)\")"))
+            }
+            return .success(String(number))
+        }
+    }
+
+    private static let command: @Sendable (String) -> Result<String, CommandError> = { text in
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return .failure(.usage("a command, without control characters")) }
+        return .success(trimmed)
+    }
+}
+
+/// The settings in force for one command: what is stored, over the environment, over the
+/// defaults.
+struct SettingValues: Sendable {
+    var stored: [String: String] = [:]
+    var environment: [String: String] = [:]
+
+    /// The value in force and where it comes from (`set`, `environment`, `default`).
+    func value(of setting: Setting) -> (value: String, source: String) {
+        if let stored = stored["set." + setting.key] { return (stored, "set") }
+        if let name = setting.environment, let value = environment[name]?.trimmingCharacters(in: .whitespaces),
+            !value.isEmpty
+        {
+            return (value, "$" + name)
+        }
+        return (setting.fallback, "default")
+    }
+
+    subscript(_ key: String) -> String? { Setting.named(key).map { value(of: $0).value } }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// Settings and aliases kept in the database: set, unset, their sources, and what they change
+/// (the order next reads in, the pager, the browser); aliases run their command with the words
+/// typed after them.
+@Suite("settings and aliases", .serialized)
+struct SettingTests {
+    static func run(_ lines: [String], home: URL, environment: [String: String] = [:]) throws -> TidingsBinary.Result {
+        try TidingsBinary.run(
+            ["--home", home.path, "--keep-going"] + lines.flatMap { ["-c", $0] }, environment: environment)
+    }
+
+    @Test("set lists every setting with its source; a value is checked, kept across processes, and unset")
+    func setAndUnset() async throws {
+        try await withSiteAndHome { _, home in
+            let first = try Self.run(
+                ["set order oldest-first", "set ordr x", "set refresh-interval 99999", "set pager 'less -S'"],
+                home: home, environment: ["BROWSER": "w3m"])
+            #expect(
+                first.err.split(separator: "\n") == [
+                    #"error: no setting "ordr" (did you mean "order"?); "set" lists them"#,
+                    #"error: refresh-interval: a whole number from 0 to 10080 (got "99999")"#,
+                ])
+            let listed = try Self.run(["set", "set pager"], home: home, environment: ["BROWSER": "w3m"])
+            let rows = listed.out.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+            #expect(rows.contains(["order", "oldest-first", "set"]), "\(rows)")
+            #expect(rows.contains(["pager", "less", "-S", "set"]))
+            #expect(rows.contains(["browser", "w3m", "$BROWSER"]))
+            #expect(rows.contains(["refresh-interval", "0", "default"]))
+            #expect(listed.out.contains("pager = less -S  (set)\nthe command long articles are paged through"))
+            let unset = try Self.run(["unset pager", "unset nope"], home: home)
+            #expect(unset.out == "pager = less -R  (default)\n", "\(unset.out)")
+            #expect(unset.err.hasPrefix(#"error: no setting "nope""#))
+        }
+    }
+
+    @Test(
+        "order oldest-first makes next read every unread article oldest first; browser is the command item open starts")
+    func settingsTakeEffect() async throws {
+        try await withSiteAndHome { site, home in
+            try NavigationTests.setUp(site, home, count: 3)
+            let opened = site.appendingPathComponent("opened.txt")
+            let result = try Self.run(
+                [
+                    "set order oldest-first", "next --no-pager", "set browser 'echo %s >\(opened.path)'", "item open 1",
+                ], home: home, environment: ["BROWSER": "false"])
+            #expect(result.status == 0, "\(result.err)")
+            #expect(NavigationTests.titles(result.out) == ["Story 2"], "\(result.out)")
+            #expect((try? String(contentsOf: opened, encoding: .utf8)) == "https://n.test/0\n")
+        }
+    }
+
+    @Test(
+        "an alias runs its command with the words typed after it, keeps its options as words, and never hides a command"
+    )
+    func aliases() async throws {
+        try await withSiteAndHome { site, home in
+            try NavigationTests.setUp(site, home, count: 3)
+            let result = try Self.run(
+                [
+                    "alias catchup item mark --all read", "alias ur items --unread", "alias", "ur --limit 1",
+                    "catchup --feed 1", "ur", "alias feed x", "alias bad nope", "alias twice ur", "unalias ur", "ur",
+                ], home: home)
+            let out = result.out.split(separator: "\n").map(String.init)
+            #expect(out.contains("catchup = item mark --all read") && out.contains("ur = items --unread"), "\(out)")
+            #expect(out.contains("1–1 of 3; more (or Enter) for the next page"), "\(out)")
+            #expect(out.contains("marked 3 items of feed #1 read"))
+            #expect(out.contains("no items match"), "\(out)")
+            #expect(
+                result.err.split(separator: "\n") == [
+                    "error: feed is a command; an alias cannot hide it",
+                    #"error: unknown command "nope"; type "help" for the list"#,
+                    #"error: unknown command "ur"; type "help" for the list"#,
+                    #"error: unknown command "ur"; type "help" for the list"#,
+                ], "\(result.err)")
+        }
+    }
+}
