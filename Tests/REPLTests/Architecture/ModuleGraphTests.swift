@@ -121,7 +121,9 @@ struct ModuleGraphTests {
     }
 
     /// The REPL's composition root: the only files that may see Storage.
-    static let compositionRoot: Set<String> = ["AppEnvironment.swift", "StorageConfigCache.swift", "StorageSettings.swift"]
+    static let compositionRoot: Set<String> = [
+        "AppEnvironment.swift", "StorageConfigCache.swift", "StorageSettings.swift",
+    ]
 
     @Test("outside the composition root, the REPL does not import Storage")
     func replSeesStorageOnlyAtTheRoot() throws {
