@@ -29,8 +29,10 @@ extension FeedService {
             targets = try await subscriptions()
         }
         progress?(.started(total: targets.count))
-        // The articles this refresh adds come after this id: the rules look at those.
-        let ruleMark = try await ruleMark()
+        // The articles this refresh adds come after this id: rules look at those, and
+        // `items --new` lists them.
+        let mark = try await storage { () async throws(StorageError) in try await store.rules.lastArticleID() }
+        let hasRules = !(try await rules().isEmpty)
         let limit = concurrencyLimit
         let heldDelay = self.heldDelay
         let named = feedIDs != nil
@@ -103,9 +105,15 @@ extension FeedService {
             return summary
         }
         if Task.isCancelled { summary.cancelled = true }
-        if !summary.cancelled, let ruleMark, summary.newItems > 0 {
+        if summary.newItems > 0 {
             do {
-                summary.rules = try await applyRules(after: ruleMark)
+                summary.arrivedRead = try await storage { () async throws(StorageError) in
+                    try await store.rules.arrivedRead(after: mark)
+                }
+                if !summary.cancelled, hasRules { summary.rules = try await applyRules(after: mark) }
+                try await storage { () async throws(StorageError) in
+                    try await store.settings.set(Self.lastRefreshMarkKey, to: String(mark))
+                }
             } catch {
                 summary.storingFailed = true
             }

@@ -16,6 +16,17 @@ public struct RuleOutcome: Sendable, Hashable {
 }
 
 extension FeedService {
+    /// Where the setting that keeps the last refresh's first new article is kept.
+    static let lastRefreshMarkKey = "state.last-refresh-mark"
+
+    /// The id after which the articles of the last refresh that brought any start (`items
+    /// --new`); `nil` before the first.
+    public func lastRefreshMark() async throws(FeedError) -> Int64? {
+        try await storage { () async throws(StorageError) in
+            try await store.settings.value(Self.lastRefreshMarkKey).flatMap { Int64($0) }
+        }
+    }
+
     /// Every rule, in the order they were added, with how many articles each has caught.
     public func rules() async throws(FeedError) -> [ArticleRule] {
         try await storage { () async throws(StorageError) in try await store.rules.all() }
@@ -47,13 +58,6 @@ extension FeedService {
             caught += batch.filter { matcher.matches($0) && !(rule.action == .hide && $0.isStarred) }.map(\.id)
         }
         return caught.reversed()
-    }
-
-    /// Where the articles of the next refresh start: `nil` when there is no rule to apply.
-    func ruleMark() async throws(FeedError) -> Int64? {
-        let rules = try await rules()
-        guard !rules.isEmpty else { return nil }
-        return try await storage { () async throws(StorageError) in try await store.rules.lastArticleID() }
     }
 
     /// Applies every rule to the articles with ids above `mark` (those a refresh brought): the

@@ -129,7 +129,8 @@ public actor FeedService {
         let merge: MergeResult
         let feed: ParsedFeed
         let itemCount: Int
-        let ruleMark = try await ruleMark()
+        let mark = try await storage { () async throws(StorageError) in try await store.rules.lastArticleID() }
+        let hasRules = !(try await rules().isEmpty)
         if let parsed {
             let items = parsed.items.map { $0.article(feedID: 0) }
             (stored, merge) = try await storage { () async throws(StorageError) in
@@ -151,7 +152,13 @@ public actor FeedService {
         }
         var warnings = feed.warnings
         var rules = RuleOutcome()
-        if let ruleMark, !merge.inserted.isEmpty { rules = try await applyRules(after: ruleMark) }
+        if !merge.inserted.isEmpty {
+            if hasRules { rules = try await applyRules(after: mark) }
+            // What this add brought is what `items --new` lists until the next refresh.
+            try await storage { () async throws(StorageError) in
+                try await store.settings.set(Self.lastRefreshMarkKey, to: String(mark))
+            }
+        }
         do {
             // Index the new articles now, so that no search pays for them.
             try await articles.updateSearchIndex()

@@ -44,6 +44,17 @@ public struct RefreshSummary: Sendable, Hashable {
     public var newItems = 0
     /// What rules did to the new articles.
     public var rules = RuleOutcome()
+    /// The feeds that brought new articles, with how many each brought, most first.
+    public var newByFeed: [NewArticles] = []
+    /// How many of the new articles arrived already read (dated more than six months back).
+    public var arrivedRead = 0
+
+    /// One feed's new articles in a refresh.
+    public struct NewArticles: Sendable, Hashable {
+        public var feedID: Int64
+        public var title: String
+        public var count: Int
+    }
     /// Feeds whose content had not changed.
     public var notModified = 0
     /// Feeds not asked for (gone, or deferred by the server).
@@ -74,6 +85,10 @@ public struct RefreshSummary: Sendable, Hashable {
         case .updated(let new, _):
             refreshed += 1
             newItems += new
+            if new > 0 {
+                newByFeed.append(NewArticles(feedID: feed.id ?? 0, title: feed.title, count: new))
+                newByFeed.sort { ($0.count, $1.title) > ($1.count, $0.title) }
+            }
             if wasResting { resumed.append(comeBack) }
         case .notModified:
             refreshed += 1

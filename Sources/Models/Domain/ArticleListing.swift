@@ -58,6 +58,8 @@ public struct ArticleQuery: Sendable, Hashable {
     /// Only the articles of feeds carrying this tag, or a tag inside it (`Tech` takes
     /// `Tech/Swift`; see `FeedTag`).
     public var tag: String?
+    /// Only articles stored after the one with this id (those a refresh brought).
+    public var afterID: Int64?
     /// Only articles that come after this position in the list's order (reading on from an
     /// article: the next one is the first of this list).
     public var after: ArticlePosition?
@@ -78,6 +80,7 @@ public struct ArticleQuery: Sendable, Hashable {
         self.since = since
         self.before = before
         self.tag = tag
+        self.afterID = nil
         self.after = after
         self.order = order
     }

@@ -154,6 +154,21 @@ struct FeedCommands {
             })
     }
 
+    /// `, 809 of them older than six months and already read`, when any arrived read.
+    static func newDetails(_ summary: RefreshSummary) -> String {
+        guard summary.arrivedRead > 0 else { return "" }
+        let all = summary.arrivedRead == summary.newItems
+        return ", \(all ? "all" : "\(summary.arrivedRead)") of them older than six months and already read"
+    }
+
+    /// `Swift.org 3, LWN 9`: the feeds that brought new articles, most first (the first five,
+    /// then how many more).
+    static func arrivals(_ summary: RefreshSummary) -> String {
+        let shown = summary.newByFeed.prefix(5).map { "\(TerminalText.sanitized($0.title)) \($0.count)" }
+        let more = summary.newByFeed.count - shown.count
+        return shown.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+    }
+
     /// What rules did, as a refresh or an add reports it: `; rules hid 2, marked 1 read`, or nothing.
     static func describe(_ rules: RuleOutcome, separator: String, parenthesized: Bool = false) -> String {
         var parts: [String] = []
@@ -200,9 +215,10 @@ struct FeedCommands {
         if summary.cancelled { throw FeedError.cancelled }
         var text =
             "refreshed \(counted(summary.refreshed, "feed")): \(counted(summary.newItems, "new item"))"
-            + "\(Self.describe(summary.rules, separator: " ", parenthesized: true)), "
+            + Self.newDetails(summary) + "\(Self.describe(summary.rules, separator: " ", parenthesized: true)), "
             + "\(summary.notModified) not modified, \(summary.failed.count) failed"
         if summary.skipped > 0 { text += ", \(summary.skipped) skipped" }
+        if !summary.newByFeed.isEmpty { text += "\n  new: " + Self.arrivals(summary) + "; items --new lists them" }
         for failure in summary.failed {
             text +=
                 "\n  " + context.display.styled("#\(failure.feedID)", "31") + " \(failure.url.absoluteString): "
@@ -220,6 +236,11 @@ struct FeedCommands {
             "refreshed": .int(summary.refreshed), "new_items": .int(summary.newItems),
             "not_modified": .int(summary.notModified), "skipped": .int(summary.skipped),
             "rules": .object(["read": .int(summary.rules.read), "hidden": .int(summary.rules.hidden)]),
+            "arrived_read": .int(summary.arrivedRead),
+            "new_by_feed": .array(
+                summary.newByFeed.map {
+                    .object(["id": .int($0.feedID), "title": .string($0.title), "new": .int($0.count)])
+                }),
             "failed": .array(
                 summary.failed.map {
                     .object([

@@ -10,11 +10,12 @@ struct ItemCommands {
         Command(
             ["items"],
             usage:
-                "items [--feed ID] [--tag TAG] [--unread] [--starred] [--search TEXT] [--since DATE] [--view NAME] [--limit N] [--page N]",
+                "items [--feed ID] [--tag TAG] [--unread] [--starred] [--new] [--search TEXT] [--since DATE] [--view NAME] [--limit N] [--page N]",
             summary:
                 "articles, newest first, 20 a page (● unread, ★ starred); dates: today, -2w, 2026-11-01. "
                 + "--feed takes ids, ranges and lists (4,5); --tag the feeds with a tag or one inside it; "
-                + "--view a saved view's filter, the options given beside it winning. "
+                + "--view a saved view's filter, the options given beside it winning; --new what the last refresh "
+                + "that brought articles brought. "
                 + "--search: every word must occur in the title or text, case ignored; a word of three or more "
                 + "characters matches anywhere, inside other words too; a shorter one matches the start of a word "
                 + "(accents ignored), or anywhere when it is Chinese, Japanese, Korean, Thai, an emoji or a symbol. "
@@ -84,8 +85,8 @@ struct ItemCommands {
 
     /// The options that choose articles, which `items` takes and a view saves.
     static let filterOptions: [Command.Option] = [
-        .value("feed", .feedID), .value("tag", .tag), .flag("unread"), .flag("starred"), .value("search"),
-        .value("since"),
+        .value("feed", .feedID), .value("tag", .tag), .flag("unread"), .flag("starred"), .flag("new"),
+        .value("search"), .value("since"),
     ]
 
     /// The articles the filter options of `arguments` choose (every feed named must exist).
@@ -98,11 +99,14 @@ struct ItemCommands {
         if let words = search?.split(whereSeparator: \.isWhitespace).count, words > Self.maxSearchWords {
             throw CommandError.usage("--search takes at most \(Self.maxSearchWords) words (this has \(words))")
         }
-        return ArticleQuery(
+        var query = ArticleQuery(
             feedID: feedIDs.count == 1 ? feedIDs[0] : nil, feedIDs: feedIDs.count > 1 ? feedIDs : [],
             unreadOnly: arguments.has("unread"), starredOnly: arguments.has("starred"), search: search, since: since,
             before: try arguments.value("before").map { try context.parseDate($0, "--before") },
             tag: try Self.tag(arguments))
+        // What the last refresh that brought articles brought (everything before the first).
+        if arguments.has("new") { query.afterID = try await context.feeds.lastRefreshMark() ?? 0 }
+        return query
     }
 
     /// The `--tag` given, normalized (`/Tech//Swift` is `Tech/Swift`).

@@ -14,7 +14,8 @@ struct ViewCommands {
             example: "view list", action: nil),
         Command(
             ["view add"],
-            usage: "view add <name> [--feed ID] [--tag TAG] [--unread] [--starred] [--search TEXT] [--since DATE]",
+            usage:
+                "view add <name> [--feed ID] [--tag TAG] [--unread] [--starred] [--new] [--search TEXT] [--since DATE]",
             summary:
                 "save items filter options as a view (one of the same name is replaced); dates stay relative, "
                 + "so --since today is always today",

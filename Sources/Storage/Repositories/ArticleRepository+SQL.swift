@@ -205,6 +205,10 @@ extension ArticleRepository {
             clauses.append("article.sortDate < ?")
             arguments += [before.timeIntervalSince1970]
         }
+        if let afterID = query.afterID {
+            clauses.append("article.id > ?")
+            arguments += [afterID]
+        }
         if let tag = query.tag {
             clauses.append("article.feedId IN (\(taggedFeeds))")
             arguments += taggedFeedsArguments(tag)

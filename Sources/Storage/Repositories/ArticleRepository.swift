@@ -150,7 +150,7 @@ public struct ArticleRepository: Sendable {
     /// statuses outlive their articles (a returning article keeps its state), so a date bound
     /// joins the two.
     static func count(_ db: Database, _ query: ArticleQuery) throws -> Int {
-        if query.after != nil || query.before != nil {
+        if query.after != nil || query.before != nil || query.afterID != nil {
             let (sql, arguments) = sql(for: query, select: "article.id")
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
         }
