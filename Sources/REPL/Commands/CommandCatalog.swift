@@ -3,7 +3,7 @@ import Foundation
 /// The commands of the REPL, in the order `help` lists them, and how a line's words find one.
 enum CommandCatalog {
     static let all: [Command] =
-        FeedCommands.commands + ItemCommands.commands + TaskCommands.commands + ChoreSyncCommands.commands
+        FeedCommands.commands + ItemCommands.commands + DownloadCommands.commands + TaskCommands.commands + ChoreSyncCommands.commands
         + ConfigCommands.commands + SessionCommands.commands
 
     /// Every name and alias, lowercased, to its command.

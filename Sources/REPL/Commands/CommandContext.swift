@@ -3,6 +3,7 @@ import Config
 import Feed
 import Foundation
 import Models
+import Networking
 
 /// What commands work with: the services and view models the composition root built, how to
 /// show results, and a clock.
@@ -20,6 +21,10 @@ struct CommandContext: Sendable {
     /// Shows long text through the user's pager when standard output is a terminal and the
     /// text is longer than the screen; returns whether it did (else the caller prints it).
     var page: @Sendable (String) -> Bool = { _ in false }
+    /// Saves enclosures to files (`item download`); `nil` where no transport streams to a file.
+    var downloader: FileDownloader? = nil
+    /// Where `item download` saves without `--to` (see `DownloadFolder.defaultDirectory`).
+    var downloadDirectory: URL? = nil
     /// Opens a web address in the user's browser (`item open`).
     var openURL: @Sendable (URL) throws -> Void = Browser.open
     /// Why the database this session opened cannot be used any more (deleted or replaced since);
