@@ -150,7 +150,8 @@ enum DownloadCommands {
         case .cancelled:
             return CommandError(code: "interrupted", message: "interrupted" + kept, exitStatus: 130)
         case .lengthMismatch:
-            return CommandError(code: "length_mismatch", message: "\(what) failed: \(message)\(kept)")
+            return CommandError(
+                code: "length_mismatch", message: "item #\(id)'s enclosure \(number): \(message)\(kept)")
         case .file:
             return CommandError(code: "file_error", message: message + kept)
         case .unsupportedScheme:

@@ -19,19 +19,24 @@ final class ProgressBar: Sendable {
     private let name: String
     private let draw: @Sendable (String) -> Void
     private let width: @Sendable () -> Int
-    private let clock = ContinuousClock()
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let state = Mutex(State())
 
-    /// A bar for the file `name`, drawn with `draw` to fit `width()` columns.
-    init(name: String, width: @escaping @Sendable () -> Int, draw: @escaping @Sendable (String) -> Void) {
+    /// A bar for the file `name`, drawn with `draw` to fit `width()` columns, paced by `now`.
+    init(
+        name: String, width: @escaping @Sendable () -> Int,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        draw: @escaping @Sendable (String) -> Void
+    ) {
         self.name = name
         self.width = width
+        self.now = now
         self.draw = draw
     }
 
     /// Redraws the line for `progress` when it is time to.
     func update(_ progress: DownloadProgress) {
-        let now = clock.now
+        let now = self.now()
         let (due, rate) = state.withLock { state -> (Bool, Double?) in
             let started = state.started ?? now
             if state.started == nil {
@@ -71,8 +76,15 @@ final class ProgressBar: Sendable {
             DisplayWidth.fit(name, width: nameWidth) + "  " + opening + bar + closing, width: columns)
     }
 
-    /// `12.3 MB`, as `item show` gives sizes.
+    /// `12.3 MB`: decimal units as `item show` gives sizes, with a tenth of a megabyte (a
+    /// hundredth of a gigabyte) so that a bar's figures move.
     static func bytes(_ count: Int64) -> String {
-        ByteCountFormatter.string(fromByteCount: count, countStyle: .file)
+        let value = Double(count)
+        switch count {
+        case ..<1000: return "\(count) B"
+        case ..<1_000_000: return "\(count / 1000) KB"
+        case ..<1_000_000_000: return String(format: "%.1f MB", value / 1e6)
+        default: return String(format: "%.2f GB", value / 1e9)
+        }
     }
 }
