@@ -27,7 +27,8 @@ enum DownloadCommands {
         let (number, enclosure) = try await Self.enclosure(of: id, input.text("N"), context)
         guard let downloader = context.downloader else {
             throw CommandError(
-                code: "unavailable", message: "downloads need a transport that streams to a file; this build has none")
+                code: "download_failed",
+                message: "downloads need a transport that streams to a file; this build has none")
         }
         let directory = try Self.directory(input, context)
         let name = DownloadFolder.fileName(for: enclosure.url)
