@@ -3,8 +3,8 @@ import Foundation
 /// The commands of the REPL, in the order `help` lists them, and how a line's words find one.
 enum CommandCatalog {
     static let all: [Command] =
-        FeedCommands.commands + ItemCommands.commands + DownloadCommands.commands + TaskCommands.commands + ChoreSyncCommands.commands
-        + ConfigCommands.commands + SessionCommands.commands
+        FeedCommands.commands + ItemCommands.commands + DownloadCommands.commands + TaskCommands.commands
+        + ChoreSyncCommands.commands + ConfigCommands.commands + SessionCommands.commands
 
     /// Every name and alias, lowercased, to its command.
     private static let byName: [String: Command] = {
