@@ -16,7 +16,7 @@ enum {
     OPT_XFERINFOFUNCTION = 20219, OPT_POSTFIELDSIZE_LARGE = 30120, OPT_NOPROGRESS = 43, OPT_NOBODY = 44,
     OPT_FOLLOWLOCATION = 52, OPT_NOSIGNAL = 99, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
     OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182, OPT_PROTOCOLS_STR = 10318, OPT_REDIR_PROTOCOLS_STR = 10319,
-    OPT_SHARE = 10100,
+    OPT_SHARE = 10100, OPT_LOW_SPEED_LIMIT = 19, OPT_LOW_SPEED_TIME = 20,
     PROTO_HTTP = 1, PROTO_HTTPS = 2,
     INFO_RESPONSE_CODE = 0x200002,
     E_OK = 0, E_WRITE_ERROR = 23, E_OPERATION_TIMEDOUT = 28, E_ABORTED_BY_CALLBACK = 42,
@@ -264,6 +264,42 @@ static size_t on_header(char *bytes, size_t size, size_t count, void *context) {
     return append(b, bytes, size * count) ? size * count : 0;
 }
 
+// A streamed exchange's state, for its body callback (see tidings_http_sink).
+typedef struct {
+    const tidings_http_sink *sink;
+    CURL *handle;
+    buffer *body;     // the body kept when the sink does not take it
+    buffer *headers;  // the final response's header block so far
+    int decided, streaming, stopped;
+} stream_state;
+
+// Asks the sink what to do with the body, once the head has arrived; 0 when it says stop.
+static int decide(stream_state *state) {
+    long status = 0;
+    curl.easy_getinfo(state->handle, INFO_RESPONSE_CODE, &status);
+    const char *headers = state->headers->data ? state->headers->data : "";
+    int answer = state->sink->head(state->sink->context, status, headers, state->headers->length);
+    state->decided = 1;
+    if (answer < 0) {
+        state->stopped = 1;
+        return 0;
+    }
+    state->streaming = answer > 0;
+    return 1;
+}
+
+static size_t on_stream_body(char *bytes, size_t size, size_t count, void *context) {
+    stream_state *state = context;
+    size_t total = size * count;
+    if (!state->decided && !decide(state)) return 0;
+    if (!state->streaming) return append(state->body, bytes, total) ? total : 0;
+    if (state->sink->write(state->sink->context, bytes, total) != 0) {
+        state->stopped = 1;
+        return 0;
+    }
+    return total;
+}
+
 static int on_progress(void *context, long long dltotal, long long dlnow, long long ultotal, long long ulnow) {
     (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
     return atomic_load(&((tidings_http_request *)context)->cancelled) ? 1 : 0;
@@ -277,7 +313,7 @@ int tidings_http_active(void) { return atomic_load(&active_exchanges); }
 static void perform(
     tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
     const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
-    const char *user_agent, int direct, tidings_http_result *result);
+    const char *user_agent, int direct, const tidings_http_sink *sink, tidings_http_result *result);
 
 void tidings_http_perform(
     tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
@@ -285,14 +321,24 @@ void tidings_http_perform(
     const char *user_agent, int direct, tidings_http_result *result) {
     atomic_fetch_add(&active_exchanges, 1);
     perform(client, request, host, method, url, headers, count, body, body_length, timeout_ms, max_body, user_agent,
-            direct, result);
+            direct, NULL, result);
+    atomic_fetch_sub(&active_exchanges, 1);
+}
+
+void tidings_http_stream(
+    tidings_http_client *client, tidings_http_request *request, const char *host, const char *url,
+    const char *const *headers, size_t count, long stall_timeout_ms, size_t max_body, const char *user_agent,
+    int direct, const tidings_http_sink *sink, tidings_http_result *result) {
+    atomic_fetch_add(&active_exchanges, 1);
+    perform(client, request, host, "GET", url, headers, count, NULL, 0, stall_timeout_ms, max_body, user_agent, direct,
+            sink, result);
     atomic_fetch_sub(&active_exchanges, 1);
 }
 
 static void perform(
     tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
     const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
-    const char *user_agent, int direct, tidings_http_result *result) {
+    const char *user_agent, int direct, const tidings_http_sink *sink, tidings_http_result *result) {
     memset(result, 0, sizeof *result);
     pthread_once(&load_once, load);
     if (!curl.loaded) {
@@ -325,14 +371,24 @@ static void perform(
     curl.easy_setopt(handle, OPT_PROXY, direct ? "" : (const char *)NULL);
     curl.easy_setopt(handle, OPT_NOSIGNAL, 1L);
     curl.easy_setopt(handle, OPT_FOLLOWLOCATION, 0L);
-    curl.easy_setopt(handle, OPT_ACCEPT_ENCODING, "");
     curl.easy_setopt(handle, OPT_USERAGENT, user_agent);
     curl.easy_setopt(handle, OPT_HTTPHEADER, list);
     curl.easy_setopt(handle, OPT_ERRORBUFFER, error);
-    curl.easy_setopt(handle, OPT_TIMEOUT_MS, timeout_ms);
     curl.easy_setopt(handle, OPT_CONNECTTIMEOUT_MS, timeout_ms);
-    curl.easy_setopt(handle, OPT_WRITEFUNCTION, on_body);
-    curl.easy_setopt(handle, OPT_WRITEDATA, &response_body);
+    stream_state state = {.sink = sink, .handle = handle, .body = &response_body, .headers = &response_headers};
+    if (sink) {
+        // No limit on the whole transfer, only on silences: a large file on a slow line takes
+        // as long as it keeps moving. Bodies stay as stored (ranges count those bytes).
+        curl.easy_setopt(handle, OPT_LOW_SPEED_LIMIT, 1L);
+        curl.easy_setopt(handle, OPT_LOW_SPEED_TIME, timeout_ms < 1000 ? 1L : timeout_ms / 1000);
+        curl.easy_setopt(handle, OPT_WRITEFUNCTION, on_stream_body);
+        curl.easy_setopt(handle, OPT_WRITEDATA, &state);
+    } else {
+        curl.easy_setopt(handle, OPT_ACCEPT_ENCODING, "");
+        curl.easy_setopt(handle, OPT_TIMEOUT_MS, timeout_ms);
+        curl.easy_setopt(handle, OPT_WRITEFUNCTION, on_body);
+        curl.easy_setopt(handle, OPT_WRITEDATA, &response_body);
+    }
     curl.easy_setopt(handle, OPT_HEADERFUNCTION, on_header);
     curl.easy_setopt(handle, OPT_HEADERDATA, &response_headers);
     curl.easy_setopt(handle, OPT_NOPROGRESS, 0L);
@@ -349,7 +405,11 @@ static void perform(
     }
     int code = curl.easy_perform(handle);
     curl.easy_getinfo(handle, INFO_RESPONSE_CODE, &result->status);
-    if (response_body.too_large) {
+    // An empty body never reached the body callback: the sink hears of the head now.
+    if (sink && code == E_OK && !state.decided) decide(&state);
+    if (state.stopped) {
+        result->failure = TIDINGS_HTTP_STOPPED;
+    } else if (response_body.too_large) {
         result->failure = TIDINGS_HTTP_TOO_LARGE;
     } else if (code == E_ABORTED_BY_CALLBACK || atomic_load(&request->cancelled)) {
         result->failure = TIDINGS_HTTP_CANCELLED;

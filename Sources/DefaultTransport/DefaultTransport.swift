@@ -19,6 +19,19 @@ public func makeDefaultTransport(configuration: TransportConfiguration = Transpo
     #endif
 }
 
+/// The platform's transport for downloads that stream to a file (`HTTPStreaming`, for
+/// `FileDownloader`): `CurlTransport` on Linux. `nil` on Apple platforms, where
+/// `URLSessionTransport` does not stream bodies yet.
+public func makeDefaultStreamingTransport(configuration: TransportConfiguration = TransportConfiguration())
+    -> (any HTTPStreaming)?
+{
+    #if os(Linux)
+        CurlTransport(configuration: configuration)
+    #else
+        nil
+    #endif
+}
+
 /// Waits until no request of this process is inside the network stack, or `timeout` has
 /// passed; returns whether none is. A process calls it before it exits: on Linux, exiting while
 /// a cancelled request is still winding down in libcurl runs OpenSSL's exit-time cleanup under

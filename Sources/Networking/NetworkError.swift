@@ -25,6 +25,14 @@ public enum NetworkError: Error, Sendable, Equatable, LocalizedError {
     case loginRequired
     /// Tokens were refreshed too often in a short time; something rejects every new token.
     case refreshLoop
+    /// A download ended at another length than the server (or the document that linked it)
+    /// announced, in bytes; what arrived is kept, to be resumed.
+    case lengthMismatch(expected: Int64, received: Int64)
+    /// The server answered a request to resume a download with bytes that do not follow the
+    /// partial file (its `Content-Range` as sent).
+    case unexpectedRange(String)
+    /// A download's local file could not be written: the path and the system's words.
+    case file(path: String, reason: String)
 
     /// A sentence a user can act on.
     public var errorDescription: String? {
@@ -41,6 +49,11 @@ public enum NetworkError: Error, Sendable, Equatable, LocalizedError {
             "refused to fetch \(url.absoluteString): the scheme \"\(scheme)\" is not http or https"
         case .loginRequired: "sign in first"
         case .refreshLoop: "the server keeps rejecting new sign-in tokens; sign in again"
+        case .lengthMismatch(let expected, let received):
+            "the download ended at \(received) bytes, but \(expected) were announced"
+        case .unexpectedRange(let range):
+            "the server sent a part that does not continue the partial file (Content-Range: \(range))"
+        case .file(let path, let reason): "cannot write \(path): \(reason)"
         }
     }
 

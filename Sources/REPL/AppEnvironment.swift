@@ -26,6 +26,11 @@ struct AppEnvironment {
     /// Sharing the tasks through CalDAV.
     let choreSync: ChoreSyncService
     let config: ConfigProvider
+    /// Saves enclosures (`item download`): its own transport, whose timeout bounds silences, not
+    /// whole transfers.
+    let downloader: FileDownloader?
+    /// Where downloads go without `--to`.
+    let downloadDirectory: URL
     let now: @Sendable () -> Date
     let calendar: Calendar
     /// Why `$TIDINGS_CONFIG_URL` could not be used: reported where a fetch would use it
@@ -43,7 +48,8 @@ struct AppEnvironment {
     /// cached config; fetches nothing.
     static func make(
         home: HomeLocation, configURL flag: String?, environment: [String: String], logger: Logger,
-        transport: (any HTTPTransport)? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        transport: (any HTTPTransport)? = nil, downloadTransport: (any HTTPStreaming)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() },
         calendar: Calendar = .autoupdatingCurrent
     ) async throws(SetupError) -> AppEnvironment {
         do {
@@ -88,10 +94,15 @@ struct AppEnvironment {
             store: store, transport: transport,
             credentials: .environmentAndNetrc(environment, netrc: netrcURL(environment: environment)),
             calendar: calendar, now: now)
+        let downloader = (downloadTransport ?? makeDefaultStreamingTransport()).map {
+            FileDownloader(transport: $0)
+        }
         logger.debug("opened database", metadata: ["path": "\(home.databaseURL.path)"])
         return AppEnvironment(
             home: home, store: store, history: HistoryStore(fileURL: home.historyURL), logger: logger,
-            feeds: feeds, tasks: tasks, choreSync: choreSync, config: config, now: now, calendar: calendar,
+            feeds: feeds, tasks: tasks, choreSync: choreSync, config: config, downloader: downloader,
+            downloadDirectory: DownloadFolder.defaultDirectory(environment: environment), now: now,
+            calendar: calendar,
             configURLProblem: configURLProblem, databaseWatch: DatabaseFileWatch(path: home.databaseURL.path))
     }
 
@@ -124,6 +135,9 @@ struct AppEnvironment {
         }
     }
 
+    /// The settings and aliases kept in this graph's database.
+    var settings: any SettingsStoring { StorageSettings(repository: store.settings) }
+
     /// Tab completion over this graph's services, told of other processes' commits by the
     /// database's data version.
     func completer() -> Completer {
@@ -141,7 +155,8 @@ struct AppEnvironment {
         CommandContext(
             feeds: feeds, tasks: tasks, choreSync: choreSync, config: config, appVersion: appVersion, display: display,
             progress: progress,
-            page: page, settings: StorageSettings(repository: store.settings),
+            page: page, settings: settings, downloader: downloader,
+            downloadDirectory: downloadDirectory,
             databaseProblem: { [databaseWatch] in databaseWatch?.problem() },
             configURLProblem: configURLProblem, now: now, calendar: calendar)
     }

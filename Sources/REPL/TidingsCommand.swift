@@ -245,6 +245,11 @@ struct Invocation: Equatable {
             let background = Task.detached(priority: .background) {
                 if fetches { _ = await config.refresh(force: false) }
             }
+            // Feeds refresh every refresh-interval minutes while the session is open (a setting).
+            let (feeds, settings) = (app.feeds, app.settings)
+            let autoRefresh = Task.detached(priority: .background) {
+                await AutoRefresh.run(feeds: feeds, settings: settings, notices: notices)
+            }
             // Shared chores sync at start and after task changes, in the background too.
             let choreSync = app.choreSync
             let chores = Task.detached(priority: .background) {
@@ -256,6 +261,8 @@ struct Invocation: Equatable {
             status = await session.runInteractive(editor: editor)
             background.cancel()
             chores.cancel()
+            autoRefresh.cancel()
+            await autoRefresh.value
             await background.value
             await chores.value
         } else {

@@ -33,6 +33,7 @@ enum {
     TIDINGS_HTTP_CANCELLED = 3,
     TIDINGS_HTTP_TOO_LARGE = 4,
     TIDINGS_HTTP_TRANSPORT = 5,  // connection refused, DNS, TLS, ...
+    TIDINGS_HTTP_STOPPED = 6,    // a sink's head or write asked to stop (`tidings_http_stream`)
 };
 
 /// What the exchanges of one transport share: libcurl handles kept between exchanges, each with
@@ -70,6 +71,31 @@ void tidings_http_perform(
     tidings_http_client *client, tidings_http_request *request, const char *host, const char *method, const char *url,
     const char *const *headers, size_t count, const void *body, size_t body_length, long timeout_ms, size_t max_body,
     const char *user_agent, int direct, tidings_http_result *result);
+
+/// Takes a streamed body as it arrives, instead of the result holding it (a download larger than
+/// memory). Both functions are called on the thread running `tidings_http_stream`, one at a time.
+typedef struct tidings_http_sink {
+    void *context;
+    /// Called once with the final response's status and raw header block (NUL-terminated),
+    /// before the first byte of its body, or when the exchange ends if the body is empty. Returns
+    /// 1 to have the body passed to `write`, 0 to have it kept in the result as
+    /// `tidings_http_perform` keeps it (capped at `max_body`: a redirect, an error page), and -1
+    /// to stop the exchange (TIDINGS_HTTP_STOPPED).
+    int (*head)(void *context, long status, const char *headers, size_t length);
+    /// Called with each piece of the body, in order; returns 0 to go on, non-zero to stop the
+    /// exchange (TIDINGS_HTTP_STOPPED).
+    int (*write)(void *context, const char *bytes, size_t count);
+} tidings_http_sink;
+
+/// Performs one GET as `tidings_http_perform` does, handing the body to `sink`. The body is not
+/// decompressed (no Accept-Encoding is sent: byte ranges count the bytes as stored).
+/// `stall_timeout_ms` bounds the connection and any stretch of that long in which no byte
+/// arrives; the transfer as a whole may take as long as it keeps moving. Cancelling stops it
+/// within about a second, whatever the server does.
+void tidings_http_stream(
+    tidings_http_client *client, tidings_http_request *request, const char *host, const char *url,
+    const char *const *headers, size_t count, long stall_timeout_ms, size_t max_body, const char *user_agent,
+    int direct, const tidings_http_sink *sink, tidings_http_result *result);
 
 /// How many exchanges are inside `tidings_http_perform` now, on any thread. A process must not
 /// exit while one is: the exit-time cleanup of OpenSSL would run under its feet.

@@ -17,10 +17,13 @@ public struct FetchedDocument: Sendable, Hashable {
     public var mediaType: String?
     /// Where every redirect on the way was permanent (301/308): the URL to use from now on.
     public var permanentRedirect: URL?
+    /// The `max-age` of the `Cache-Control` header, unless it also says `no-cache` or
+    /// `no-store`.
+    public var maxAge: TimeInterval?
 
     public init(
         body: Data, url: URL, etag: String? = nil, lastModified: String? = nil, charset: String? = nil,
-        mediaType: String? = nil, permanentRedirect: URL? = nil
+        mediaType: String? = nil, permanentRedirect: URL? = nil, maxAge: TimeInterval? = nil
     ) {
         self.body = body
         self.url = url
@@ -29,6 +32,7 @@ public struct FetchedDocument: Sendable, Hashable {
         self.charset = charset
         self.mediaType = mediaType
         self.permanentRedirect = permanentRedirect
+        self.maxAge = maxAge
     }
 }
 
@@ -70,6 +74,23 @@ extension FeedFetching {
 /// Fetches over HTTP through Networking's `APIClient` (redirects followed, permanent ones
 /// reported), and reads `file:` URLs from disk.
 public struct HTTPFeedFetcher: FeedFetching {
+    /// `max-age` of a `Cache-Control` value (`public, max-age=900`), unless it also says
+    /// `no-cache` or `no-store`.
+    static func maxAge(_ value: String?) -> TimeInterval? {
+        guard let value else { return nil }
+        var age: TimeInterval?
+        for directive in value.lowercased().split(separator: ",") {
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts[0] == "no-cache" || parts[0] == "no-store" { return nil }
+            if parts[0] == "max-age", parts.count == 2,
+                let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))), seconds > 0
+            {
+                age = TimeInterval(seconds)
+            }
+        }
+        return age
+    }
+
     private let transport: any HTTPTransport
     private let now: @Sendable () -> Date
     private let timeout: TimeInterval
@@ -115,7 +136,8 @@ public struct HTTPFeedFetcher: FeedFetching {
                     mediaType: type.map {
                         $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
                     },
-                    permanentRedirect: response.permanentRedirect))
+                    permanentRedirect: response.permanentRedirect,
+                    maxAge: Self.maxAge(response.headers["Cache-Control"])))
         case 410:
             throw .gone
         case 429, 503:

@@ -1,5 +1,5 @@
-import Foundation
-import Models
+public import Foundation
+public import Models
 internal import Storage
 import Store
 
@@ -18,7 +18,23 @@ extension FeedService {
     public func refresh(
         _ feedIDs: [Int64]? = nil, progress: (@Sendable (RefreshEvent) -> Void)? = nil
     ) async throws(FeedError) -> RefreshSummary {
-        let targets: [FeedSource]
+        try await refresh(feedIDs, due: nil, progress: progress)
+    }
+
+    /// An automatic refresh (an interactive session's, every `refresh-interval`): the feeds whose
+    /// last refresh is at least `due` seconds ago and longer than their own pace
+    /// (`FeedSource.pace`: what the feed or its server says of how often it changes); the others
+    /// are left alone, not counted.
+    public func refresh(due: TimeInterval, progress: (@Sendable (RefreshEvent) -> Void)? = nil)
+        async throws(FeedError) -> RefreshSummary
+    {
+        try await refresh(nil, due: due, progress: progress)
+    }
+
+    private func refresh(
+        _ feedIDs: [Int64]?, due: TimeInterval?, progress: (@Sendable (RefreshEvent) -> Void)?
+    ) async throws(FeedError) -> RefreshSummary {
+        var targets: [FeedSource]
         if let feedIDs {
             var chosen: [FeedSource] = []
             for id in feedIDs where !chosen.contains(where: { $0.id == id }) {
@@ -27,6 +43,13 @@ extension FeedService {
             targets = chosen
         } else {
             targets = try await subscriptions()
+        }
+        if let due {
+            let now = self.now()
+            targets = targets.filter { feed in
+                guard let last = feed.lastRefreshedAt else { return true }
+                return now.timeIntervalSince(last) >= max(due, feed.pace ?? 0)
+            }
         }
         progress?(.started(total: targets.count))
         // The articles this refresh adds come after this id: rules look at those, and
@@ -220,6 +243,7 @@ extension FeedService {
             case .fetched(let document):
                 fresh.etag = document.etag
                 fresh.lastModified = document.lastModified
+                if let maxAge = document.maxAge { fresh.pace = max(maxAge, fresh.pace ?? 0) }
                 if let moved = document.permanentRedirect, await canMove(feed, to: moved) { fresh.url = moved }
                 let hash = BodyDigest.text(of: document.body)
                 if hash == feed.contentHash {
@@ -248,6 +272,7 @@ extension FeedService {
                 guard let feedID = feed.id else { throw FeedError.notFound(entity: "feed", id: 0) }
                 fresh.contentHash = hash
                 fresh.format = parsed.format
+                fresh.pace = Self.pace(parsed.refreshInterval, document.maxAge)
                 if fresh.homePageURL == nil { fresh.homePageURL = parsed.link }
                 fresh.lastResult = .ok
                 let items = parsed.items.map { $0.article(feedID: feedID) }
@@ -282,6 +307,12 @@ extension FeedService {
         }
     }
 
+    /// A feed's pace: the longest of what the feed and its server say, capped at a week.
+    nonisolated static func pace(_ declared: TimeInterval?, _ maxAge: TimeInterval?) -> TimeInterval? {
+        guard let longest = [declared, maxAge].compactMap({ $0 }).max() else { return nil }
+        return min(longest, 604_800)
+    }
+
     /// The rest of `refreshOne` for a large document: parsed while it is stored, in batches.
     private nonisolated func refreshInBatches(
         _ feed: FeedSource, _ fresh: FeedSource, _ document: FetchedDocument, hash: String, now: Date,
@@ -295,6 +326,7 @@ extension FeedService {
                     var state = fresh
                     state.contentHash = hash
                     state.format = parsed.format
+                    state.pace = Self.pace(parsed.refreshInterval, document.maxAge)
                     if state.homePageURL == nil { state.homePageURL = parsed.link }
                     state.lastResult = .ok
                     return state

@@ -123,7 +123,7 @@ public actor FeedService {
                     ?? Self.title(for: parsed, url: feedURL),
                 homePageURL: parsed.link, format: parsed.format, etag: document.etag,
                 lastModified: document.lastModified, contentHash: hash, lastResult: .ok,
-                lastRefreshedAt: now)
+                lastRefreshedAt: now, pace: Self.pace(parsed.refreshInterval, document.maxAge))
         }
         let stored: FeedSource
         let merge: MergeResult

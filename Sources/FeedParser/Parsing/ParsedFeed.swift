@@ -27,11 +27,14 @@ public struct ParsedFeed: Sendable, Hashable {
     public var items: [ParsedItem]
     /// Problems the parser recovered from (a skipped item, a cut-off document).
     public var warnings: [String]
+    /// How often the feed says it changes (RSS `ttl`, `sy:updatePeriod` and `updateFrequency`),
+    /// between a minute and a week; `nil` when it does not say.
+    public var refreshInterval: TimeInterval?
 
     public init(
         format: FeedFormat, title: String? = nil, link: URL? = nil, feedURL: URL? = nil, description: String? = nil,
         language: String? = nil, updated: Date? = nil, icon: URL? = nil, image: URL? = nil, authors: [Author] = [],
-        items: [ParsedItem] = [], warnings: [String] = []
+        items: [ParsedItem] = [], warnings: [String] = [], refreshInterval: TimeInterval? = nil
     ) {
         self.format = format
         self.title = title
@@ -45,6 +48,7 @@ public struct ParsedFeed: Sendable, Hashable {
         self.authors = authors
         self.items = items
         self.warnings = warnings
+        self.refreshInterval = refreshInterval
     }
 }
 

@@ -26,18 +26,23 @@ public struct FeedSource: Sendable, Hashable, Codable, Identifiable {
     public var isGone: Bool
     /// A server asked (429/503 with `Retry-After`) not to be polled before this time.
     public var retryAfter: Date?
+    /// How often the feed says it changes (its `ttl`, `sy:updatePeriod`, or the server's
+    /// `Cache-Control: max-age`, the longest): an automatic refresh leaves it alone for that long.
+    public var pace: TimeInterval?
 
     // Acronym properties get explicit keys spelled the way a snake_case round trip spells them
     // (`feed_id` ↔ `feedId`), so `JSONCoding`'s coders read back exactly what they wrote.
     private enum CodingKeys: String, CodingKey {
         case id, url, title, format, etag, lastModified, contentHash, lastResult, lastRefreshedAt, isGone, retryAfter
+        case pace
         case homePageURL = "homePageUrl"
     }
 
     public init(
         id: Int64? = nil, url: URL, title: String, homePageURL: URL? = nil, format: FeedFormat? = nil,
         etag: String? = nil, lastModified: String? = nil, contentHash: String? = nil,
-        lastResult: RefreshResult? = nil, lastRefreshedAt: Date? = nil, isGone: Bool = false, retryAfter: Date? = nil
+        lastResult: RefreshResult? = nil, lastRefreshedAt: Date? = nil, isGone: Bool = false, retryAfter: Date? = nil,
+        pace: TimeInterval? = nil
     ) {
         self.id = id
         self.url = url
@@ -51,6 +56,7 @@ public struct FeedSource: Sendable, Hashable, Codable, Identifiable {
         self.lastRefreshedAt = lastRefreshedAt
         self.isGone = isGone
         self.retryAfter = retryAfter
+        self.pace = pace
     }
 
     /// Decodes a feed; `isGone` may be absent (documents written before it existed).
@@ -68,6 +74,7 @@ public struct FeedSource: Sendable, Hashable, Codable, Identifiable {
         lastRefreshedAt = try container.decodeIfPresent(Date.self, forKey: .lastRefreshedAt)
         isGone = try container.decodeIfPresent(Bool.self, forKey: .isGone) ?? false
         retryAfter = try container.decodeIfPresent(Date.self, forKey: .retryAfter)
+        pace = try container.decodeIfPresent(TimeInterval.self, forKey: .pace)
     }
 }
 

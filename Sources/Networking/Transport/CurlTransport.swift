@@ -31,9 +31,9 @@
         /// requests, across all hosts; beyond that the least recently used is closed.
         static let keptConnections = 32
 
-        private let configuration: Configuration
-        private let client: CurlClient
-        private let hosts: HostLimiter
+        let configuration: Configuration
+        let client: CurlClient
+        let hosts: HostLimiter
         /// The bound on exchanges per host (tests watch its queue).
         package var hostLimiter: HostLimiter { hosts }
 
@@ -85,7 +85,7 @@
     /// The libcurl handles and caches a transport's requests share (`tidings_http_client`): freed,
     /// closing the connections kept open, when the transport and every running exchange are done
     /// with it. `@unchecked Sendable`: the C client locks its own state.
-    private final class CurlClient: @unchecked Sendable {
+    final class CurlClient: @unchecked Sendable {
         /// `nil` when memory ran out.
         let pointer: OpaquePointer?
 
@@ -102,7 +102,7 @@
     /// thread starts and freed after it has finished; meanwhile the only call made from another
     /// thread is `tidings_http_cancel`, which sets an atomic flag. The exchange holds the client,
     /// so the client outlives it.
-    private struct Exchange: @unchecked Sendable {
+    struct Exchange: @unchecked Sendable {
         let handle: OpaquePointer
         let client: CurlClient
         let clientPointer: OpaquePointer
@@ -130,6 +130,13 @@
                 }
             }
             defer { tidings_http_result_free(&result) }
+            return Self.outcome(of: result, url: request.url, configuration)
+        }
+
+        /// What a finished exchange's result means: the response, or its failure.
+        static func outcome(
+            of result: tidings_http_result, url: URL, _ configuration: CurlTransport.Configuration
+        ) -> Result<HTTPResponse, NetworkError> {
             let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             switch Int(result.failure) {
             case TIDINGS_HTTP_OK:
@@ -138,9 +145,7 @@
                         String(decoding: UnsafeRawBufferPointer(start: $0, count: result.headers_length), as: UTF8.self)
                     } ?? ""
                 let data = result.body.map { Data(bytes: $0, count: result.body_length) } ?? Data()
-                return .success(
-                    HTTPResponse(status: result.status, headers: Self.headers(headerText), body: data, url: request.url)
-                )
+                return .success(HTTPResponse(status: result.status, headers: headers(headerText), body: data, url: url))
             case TIDINGS_HTTP_TIMED_OUT: return .failure(.timedOut)
             case TIDINGS_HTTP_CANCELLED: return .failure(.cancelled)
             case TIDINGS_HTTP_TOO_LARGE: return .failure(.bodyTooLarge(limit: configuration.maxBodySize))

@@ -3,10 +3,9 @@ import Foundation
 /// The commands of the REPL, in the order `help` lists them, and how a line's words find one.
 enum CommandCatalog {
     static let all: [Command] =
-        FeedCommands.commands + ItemCommands.commands + ViewCommands.commands + RuleCommands.commands
-        + TaskCommands.commands
-        + ChoreSyncCommands.commands
-        + ConfigCommands.commands + SettingCommands.commands + SessionCommands.commands
+        FeedCommands.commands + ItemCommands.commands + DownloadCommands.commands + ViewCommands.commands
+        + RuleCommands.commands + TaskCommands.commands + ChoreSyncCommands.commands + ConfigCommands.commands
+        + SettingCommands.commands + SessionCommands.commands
 
     /// Every name and alias, lowercased, to its command.
     private static let byName: [String: Command] = {

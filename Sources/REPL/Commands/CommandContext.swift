@@ -3,6 +3,7 @@ import Config
 import Feed
 import Foundation
 import Models
+import Networking
 
 /// What commands work with: the services and view models the composition root built, how to
 /// show results, and a clock.
@@ -31,6 +32,10 @@ struct CommandContext: Sendable {
         SettingValues(
             stored: (try? await settings?.all(prefix: "set.")) ?? [:], environment: ProcessInfo.processInfo.environment)
     }
+    /// Saves enclosures to files (`item download`); `nil` where no transport streams to a file.
+    var downloader: FileDownloader? = nil
+    /// Where `item download` saves without `--to` (see `DownloadFolder.defaultDirectory`).
+    var downloadDirectory: URL? = nil
     /// Why the database this session opened cannot be used any more (deleted or replaced since);
     /// `nil` while it can.
     var databaseProblem: @Sendable () -> String? = { nil }

@@ -40,7 +40,8 @@ struct ItemCommands {
             example: "prev", options: [.flag("no-pager")]
         ) { try await ItemCommands(context: $0.context).previous($0) },
         Command(
-            ["item"], usage: "item show|open|mark", summary: "read, open or mark articles", example: "item show 1",
+            ["item"], usage: "item show|open|mark|download", summary: "read, open, mark or download articles",
+            example: "item show 1",
             byID: "item show", action: nil),
         Command(
             ["item show", "read"], aliases: ["item read"], usage: "item show [ID...] [--no-pager] (or read [ID...])",

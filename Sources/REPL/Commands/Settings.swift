@@ -35,10 +35,13 @@ struct Setting: Sendable {
             summary: "the command item open starts (%s stands for the address, else it is the last argument)",
             fallback: "xdg-open", environment: "BROWSER", check: command),
         Setting(
+            key: "download-dir", summary: "where item download saves without --to (an absolute path, ~ allowed)",
+            fallback: "~/Downloads", environment: "XDG_DOWNLOAD_DIR", check: absolutePath),
+        Setting(
             key: "refresh-interval",
             summary:
                 "minutes between refreshes while an interactive session is open (each feed still at its own pace); 0 is never",
-            fallback: "0", check: wholeNumber(atMost: 10_080)),
+            fallback: "0", check: minutes(atMost: 10_080)),
     ]
 
     static func named(_ key: String) -> Setting? { all.first { $0.key == key.lowercased() } }
@@ -53,6 +56,17 @@ struct Setting: Sendable {
         }
     }
 
+    /// Minutes, decimals allowed (0.5 is 30 seconds), 0 or from 0.05 (3 seconds) to `limit`.
+    private static func minutes(atMost limit: Int) -> @Sendable (String) -> Result<String, CommandError> {
+        { text in
+            guard let number = Double(text), number.isFinite, number == 0 || (number >= 0.05 && number <= Double(limit))
+            else {
+                return .failure(.usage("minutes: 0 (never), or 0.05 to \(limit) (got \"\(text)\")"))
+            }
+            return .success(number == number.rounded() ? String(Int(number)) : String(number))
+        }
+    }
+
     private static func wholeNumber(atMost limit: Int) -> @Sendable (String) -> Result<String, CommandError> {
         { text in
             guard let number = Int(text), number >= 0, number <= limit else {
@@ -60,6 +74,13 @@ struct Setting: Sendable {
             }
             return .success(String(number))
         }
+    }
+
+    private static let absolutePath: @Sendable (String) -> Result<String, CommandError> = { text in
+        let path = (text.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+        guard path.hasPrefix("/"), !path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return .failure(.usage("an absolute path (or one starting with ~), got \"\(text)\"")) }
+        return .success(path)
     }
 
     private static let command: @Sendable (String) -> Result<String, CommandError> = { text in

@@ -23,6 +23,14 @@ final class BackgroundNotices: Sendable {
         }
     }
 
+    /// Posts what an automatic refresh brought: `12 new: Swift.org 3, LWN 9`; nothing when it
+    /// brought nothing.
+    func post(_ summary: RefreshSummary) {
+        let brought = summary.newItems - summary.rules.hidden
+        guard brought > 0 else { return }
+        state.withLock { $0.lines.append("\(brought) new: " + FeedCommands.arrivals(summary)) }
+    }
+
     /// Posts what a background chore sync did: nothing when nothing moved, the summary when
     /// something did, a failure once until it changes or a sync succeeds (an offline session
     /// is not told at every change).

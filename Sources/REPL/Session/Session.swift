@@ -141,6 +141,8 @@ final class Session {
 
     /// Any error as the user sees it.
     static func commandError(_ error: any Error, cancelled: Bool) -> CommandError {
+        // A command that says more about its interruption (where a partial download is) says it.
+        if let error = error as? CommandError, error.exitStatus == 130 { return error }
         if cancelled || error is CancellationError {
             return CommandError(code: "interrupted", message: "interrupted", exitStatus: 130)
         }

@@ -198,6 +198,10 @@ extension AppDatabase {
             try db.execute(
                 sql: "CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
         }
+        migrator.registerMigration("v21-feed-pace", foreignKeyChecks: .immediate) { db in
+            // How often a feed says it changes, in seconds (FeedSource.pace).
+            try db.execute(sql: "ALTER TABLE feed ADD COLUMN pace REAL")
+        }
         return migrator
     }
 

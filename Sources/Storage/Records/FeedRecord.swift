@@ -18,6 +18,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var lastRefreshedAt: Double?
     var isGone: Bool
     var retryAfter: Double?
+    var pace: Double?
 
     init(_ source: FeedSource) {
         id = source.id
@@ -32,6 +33,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
         lastRefreshedAt = source.lastRefreshedAt?.timeIntervalSince1970
         isGone = source.isGone
         retryAfter = source.retryAfter?.timeIntervalSince1970
+        pace = source.pace
     }
 
     /// The columns every request selects, in the order `init(row:)` reads them.
@@ -39,7 +41,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
         [
             Column("id"), Column("url"), Column("title"), Column("homePageURL"), Column("format"), Column("etag"),
             Column("lastModified"), Column("contentHash"), Column("lastResult"), Column("lastRefreshedAt"),
-            Column("isGone"), Column("retryAfter"),
+            Column("isGone"), Column("retryAfter"), Column("pace"),
         ]
     }
 
@@ -58,6 +60,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
         lastRefreshedAt = row[9]
         isGone = row[10]
         retryAfter = row[11]
+        pace = row[12]
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -69,6 +72,6 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
             etag: etag, lastModified: lastModified, contentHash: contentHash,
             lastResult: lastResult.map(RefreshResult.init),
             lastRefreshedAt: lastRefreshedAt.map(Date.init(timeIntervalSince1970:)), isGone: isGone,
-            retryAfter: retryAfter.map(Date.init(timeIntervalSince1970:)))
+            retryAfter: retryAfter.map(Date.init(timeIntervalSince1970:)), pace: pace)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Networking
 import NetworkingTestSupport
+import Synchronization
 import Testing
 
 @Suite("InMemoryTransport")
@@ -17,5 +18,24 @@ struct InMemoryTransportTests {
             issue.comments.map(\.rawValue) == ["InMemoryTransport: nothing scripted for POST https://a.example/other"]
         }
         #expect(transport.requests == [request])
+    }
+
+    @Test("streamed, a scripted body reaches the receiver in pieces when taken, and stays in the response when not")
+    func streams() async throws {
+        let url = URL(string: "https://a.example/episode.mp3")!
+        let body = Data((0..<150_000).map { UInt8(truncatingIfNeeded: $0) })
+        let transport = InMemoryTransport([
+            .init(url: url, status: 200, body: body), .init(url: url, status: 404, body: Data("gone".utf8)),
+        ])
+        let pieces = Mutex<[Data]>([])
+        let receiver = BodyReceiver(
+            head: { $0.status == 200 }, write: { bytes in pieces.withLock { $0.append(Data(bytes)) } })
+        let taken = try await transport.stream(HTTPRequest(url: url), to: receiver)
+        #expect(taken.status == 200 && taken.body.isEmpty)
+        #expect(pieces.withLock { $0.map(\.count) } == [65_536, 65_536, 18_928])
+        #expect(pieces.withLock { $0.reduce(Data(), +) } == body)
+        let declined = try await transport.stream(HTTPRequest(url: url), to: receiver)
+        #expect(declined.status == 404 && declined.body == Data("gone".utf8))
+        #expect(pieces.withLock { $0.count } == 3)
     }
 }

@@ -177,3 +177,40 @@ struct NavigationTests {
         }
     }
 }
+
+/// What a refresh brought: named by feed in its summary, how many arrived already read, and
+/// `items --new`.
+@Suite("what's new", .serialized)
+struct WhatsNewTests {
+    @Test("a refresh names the feeds that brought articles and says how many arrived read; items --new lists them")
+    func whatsNew() async throws {
+        try await withSiteAndHome { site, home in
+            let one = site.appendingPathComponent("one.xml")
+            let two = site.appendingPathComponent("two.xml")
+            try NavigationTests.feed("One", count: 2, prefix: "One").write(to: one, atomically: true, encoding: .utf8)
+            try NavigationTests.feed("Two", count: 1, prefix: "Two").write(to: two, atomically: true, encoding: .utf8)
+            let added = try NavigationTests.run(
+                ["feed add \(one.path)", "feed add \(two.path)", "items --new"], home: home)
+            // The last add is what is new.
+            #expect(added.out.contains("Two 0") && !added.out.contains("One 0"), "\(added.out)")
+            // Feed one gains two items, one of them dated last year (it arrives read); feed two one.
+            let old =
+                "<item><title>One old</title><guid>old</guid><pubDate>Mon, 03 Nov 2025 08:00:00 GMT</pubDate></item>"
+            let fresh =
+                "<item><title>One fresh</title><guid>fresh</guid><pubDate>Sun, 22 Nov 2026 08:00:00 GMT</pubDate></item>"
+            try NavigationTests.feed("One", count: 2, prefix: "One")
+                .replacingOccurrences(of: "<title>One</title>", with: "<title>One</title>" + fresh + old)
+                .write(to: one, atomically: true, encoding: .utf8)
+            try NavigationTests.feed("Two", count: 2, prefix: "Two").write(to: two, atomically: true, encoding: .utf8)
+            let refreshed = try NavigationTests.run(["feed refresh", "items --new --limit 100"], home: home)
+            #expect(
+                refreshed.out.contains(
+                    "refreshed 2 feeds: 3 new items, 1 of them older than six months and already read, 0 not modified, 0 failed\n  new: One 2, Two 1; items --new lists them"
+                ),
+                "\(refreshed.out)")
+            let rows = refreshed.out.split(separator: "\n").filter { $0.contains("●") || $0.contains("One old") }
+            #expect(
+                rows.count == 3 && rows.contains { $0.contains("One fresh") } && rows.contains { $0.contains("Two 1") })
+        }
+    }
+}

@@ -20,7 +20,7 @@ struct SettingTests {
             #expect(
                 first.err.split(separator: "\n") == [
                     #"error: no setting "ordr" (did you mean "order"?); "set" lists them"#,
-                    #"error: refresh-interval: a whole number from 0 to 10080 (got "99999")"#,
+                    #"error: refresh-interval: minutes: 0 (never), or 0.05 to 10080 (got "99999")"#,
                 ])
             let listed = try Self.run(["set", "set pager"], home: home, environment: ["BROWSER": "w3m"])
             let rows = listed.out.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
@@ -74,6 +74,33 @@ struct SettingTests {
                     #"error: unknown command "ur"; type "help" for the list"#,
                     #"error: unknown command "ur"; type "help" for the list"#,
                 ], "\(result.err)")
+        }
+    }
+}
+
+@Suite("automatic refresh in a terminal", .serialized)
+struct AutoRefreshTerminalTests {
+    @Test("with refresh-interval set, an open session refreshes and names what arrived before the next prompt")
+    func refreshesWhileOpen() async throws {
+        try await withSiteAndHome { site, home in
+            let file = site.appendingPathComponent("n.xml")
+            try NavigationTests.feed("News", count: 1).write(to: file, atomically: true, encoding: .utf8)
+            let setUp = try SettingTests.run(["feed add \(file.path)", "set refresh-interval 0.05"], home: home)
+            #expect(setUp.status == 0, "\(setUp.err)")
+            let terminal = try TerminalSession(arguments: ["--home", home.path])
+            #expect(terminal.waitFor("tidings> "))
+            try NavigationTests.feed("News", count: 3).write(to: file, atomically: true, encoding: .utf8)
+            // The notice waits for the next prompt: Enter until it comes (3 s interval).
+            var seen = false
+            for _ in 0..<40 where !seen {
+                terminal.type("\r")
+                seen = terminal.waitFor("2 new: News 2", seconds: 1)
+            }
+            #expect(seen, "\(terminal.transcript)")
+            terminal.type("items --new\r")
+            #expect(terminal.waitFor("Story 2"))
+            terminal.type("quit\r")
+            #expect(terminal.exitStatus() == 0)
         }
     }
 }

@@ -10,7 +10,13 @@ import Testing
 /// scripted for fails the test that sent it (`Issue.record`, naming the method and URL) and
 /// throws `.transport`, so code that tolerates errors cannot hide a call the test did not
 /// expect; a test that means a request to fail scripts the failure (`Stub(error:)`).
-public final class InMemoryTransport: HTTPTransport {
+///
+/// As an `HTTPStreaming` transport it answers from the same script, and hands a body its receiver
+/// takes over in pieces of at most `streamPiece` bytes.
+public final class InMemoryTransport: HTTPStreaming {
+    /// The largest piece of a body `stream` hands its receiver at once.
+    public static let streamPiece = 65_536
+
     /// One scripted answer.
     public struct Stub: Sendable {
         /// The URL it answers; `nil` answers any.
@@ -93,5 +99,28 @@ public final class InMemoryTransport: HTTPTransport {
         }
         if let error = stub.error { throw error }
         return HTTPResponse(status: stub.status, headers: stub.headers, body: stub.body, url: request.url)
+    }
+
+    /// Answers as `send` does; when `receiver` takes the response, its body goes to `receiver` in
+    /// pieces and the response comes back without it.
+    public func stream(_ request: HTTPRequest, to receiver: BodyReceiver) async throws(NetworkError) -> HTTPResponse {
+        var response = try await send(request)
+        guard try receiver.head(HTTPResponse(status: response.status, headers: response.headers, url: response.url))
+        else { return response }
+        let body = response.body
+        response.body = Data()
+        var start = body.startIndex
+        while start < body.endIndex {
+            let end = min(start + Self.streamPiece, body.endIndex)
+            do {
+                try body[start..<end].withUnsafeBytes { bytes in try receiver.write(bytes) }
+            } catch let error as NetworkError {
+                throw error
+            } catch {
+                throw .transport("\(error)")
+            }
+            start = end
+        }
+        return response
     }
 }

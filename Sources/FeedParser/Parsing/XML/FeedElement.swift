@@ -18,6 +18,8 @@ enum FeedElement: UInt8 {
     case mediaContent, mediaThumbnail, mediaCategory, mediaTitle, mediaDescription
     case itunesAuthor, itunesImage, itunesCategory, itunesSummary, itunesSubtitle, itunesDuration, itunesEpisode
     case itunesSeason
+    // How often the feed changes: RSS 2.0's ttl, the syndication module's period and frequency.
+    case ttl, syUpdatePeriod, syUpdateFrequency
 
     /// Elements that hold other elements, not text.
     var isContainer: Bool {
@@ -71,7 +73,7 @@ enum FeedElement: UInt8 {
                 ("guid", .guid), ("pubDate", .pubDate), ("category", .category), ("enclosure", .enclosure),
                 ("author", .rssAuthor), ("channel", .channel), ("rss", .rss), ("lastBuildDate", .lastBuildDate),
                 ("language", .language), ("managingEditor", .managingEditor), ("image", .image), ("url", .url),
-                ("textInput", .textInput), ("textinput", .textInput),
+                ("textInput", .textInput), ("textinput", .textInput), ("ttl", .ttl),
             ]
         ),
         (
@@ -110,6 +112,10 @@ enum FeedElement: UInt8 {
             [("created", .dctermsCreated), ("issued", .dctermsIssued), ("modified", .dctermsModified)]
         ),
         (XMLNamespace.content, [("encoded", .contentEncoded)]),
+        (
+            XMLNamespace.syndication,
+            [("updatePeriod", .syUpdatePeriod), ("updateFrequency", .syUpdateFrequency)]
+        ),
         (XMLNamespace.media, mediaNames),
         (XMLNamespace.mediaWithoutSlash, mediaNames),
         (XMLNamespace.itunes, itunesNames),

@@ -121,6 +121,12 @@ extension XMLFeedBuilder {
             set(\.updated, date(value), inItem: inItem, onlyIfEmpty: true)
         case .language, .dcLanguage:
             if !inItem { channel.language = value.nonEmpty }
+        case .ttl:
+            if !inItem { ttl = Int(value.trimmedWhitespace) }
+        case .syUpdatePeriod:
+            if !inItem { updatePeriod = value.trimmedWhitespace.lowercased() }
+        case .syUpdateFrequency:
+            if !inItem { updateFrequency = Int(value.trimmedWhitespace) }
         case .rssAuthor, .managingEditor:
             if let parsed = RSSAuthor.parse(value) {
                 if inItem { item?.authors.appendMerging(parsed) } else { channel.authors.appendMerging(parsed) }

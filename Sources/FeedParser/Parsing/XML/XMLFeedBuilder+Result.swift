@@ -125,6 +125,25 @@ extension XMLFeedBuilder {
             language: channel.language ?? channel.xmlLanguage,
             updated: channel.updated ?? channel.published, icon: channel.icon,
             image: channel.image ?? channel.logo ?? channel.thumbnail, authors: channel.authors,
-            items: entries, warnings: unknownZones.map(FeedDate.unknownZoneWarning))
+            items: entries, warnings: unknownZones.map(FeedDate.unknownZoneWarning),
+            refreshInterval: refreshInterval)
+    }
+
+    /// How often the feed says it changes: `ttl` minutes, else the syndication module's period
+    /// divided by its frequency (once a day when it names a frequency and no period). Within a
+    /// minute and a week; nonsense is no hint.
+    var refreshInterval: TimeInterval? {
+        var seconds: TimeInterval?
+        if let ttl, ttl > 0 {
+            seconds = TimeInterval(ttl) * 60
+        } else if updatePeriod != nil || updateFrequency != nil {
+            let periods: [String: TimeInterval] = [
+                "hourly": 3_600, "daily": 86_400, "weekly": 604_800, "monthly": 2_592_000, "yearly": 31_536_000,
+            ]
+            guard let period = periods[updatePeriod ?? "daily"] else { return nil }
+            let frequency = max(1, updateFrequency ?? 1)
+            seconds = period / TimeInterval(frequency)
+        }
+        return seconds.map { min(max($0, 60), 604_800) }
     }
 }

@@ -44,6 +44,10 @@ struct XMLFeedBuilder {
     var streamedFeedAuthors: [Author]?
     /// Zone names dates gave that no table knows, read as UTC; each becomes a warning.
     var unknownZones: [String] = []
+    /// The channel's `ttl` (minutes), and its `sy:updatePeriod` and `sy:updateFrequency`.
+    var ttl: Int?
+    var updatePeriod: String?
+    var updateFrequency: Int?
     var author: Author?
     var authorOwnerIsItem = false
     var isPermaLinkGUID = true

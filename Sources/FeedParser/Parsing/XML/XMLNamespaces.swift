@@ -8,6 +8,7 @@ enum XMLNamespace {
     static let dublinCore = "http://purl.org/dc/elements/1.1/"
     static let dublinCoreTerms = "http://purl.org/dc/terms/"
     static let content = "http://purl.org/rss/1.0/modules/content/"
+    static let syndication = "http://purl.org/rss/1.0/modules/syndication/"
     static let media = "http://search.yahoo.com/mrss/"
     static let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
     /// The spelling of the iTunes namespace in Apple's own early examples, still in use.
