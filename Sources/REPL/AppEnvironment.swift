@@ -88,7 +88,13 @@ struct AppEnvironment {
             fetcher: HTTPFeedFetcher(transport: transport, now: now),
             now: now,
             maxConcurrentRefreshes: { config.maxConcurrentRefreshes ?? RefreshDefaults.maxConcurrentRefreshes },
-            maxRetryAfter: { Self.minutes(config.maxRetryAfterMinutes ?? RefreshDefaults.maxRetryAfterMinutes) })
+            maxRetryAfter: { Self.minutes(config.maxRetryAfterMinutes ?? RefreshDefaults.maxRetryAfterMinutes) },
+            retention: { [settings = StorageSettings(repository: store.settings)] in
+                // The keep-items and keep-days settings (0, or none: keep all).
+                let values = SettingValues(stored: (try? await settings.all(prefix: "set.")) ?? [:])
+                return RetentionPolicy(
+                    items: values["keep-items"].flatMap { Int($0) }, days: values["keep-days"].flatMap { Int($0) })
+            })
         let tasks = TaskService(store: store, now: now, calendar: calendar)
         let choreSync = ChoreSyncService(
             store: store, transport: transport,

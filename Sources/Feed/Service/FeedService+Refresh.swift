@@ -149,6 +149,12 @@ extension FeedService {
             } catch {
                 summary.searchIndexFailure = FeedError(error).errorDescription ?? "\(error)"
             }
+            // Then what retention lets go (nothing to do without a policy).
+            do {
+                summary.purged = try await purge()
+            } catch {
+                summary.storingFailed = true
+            }
             // Start the next process with an empty write-ahead log, not this refresh's. A checkpoint
             // that cannot run (a reader in another process) loses nothing: SQLite checkpoints later.
             if summary.newItems > 0 { try? await store.checkpoint() }

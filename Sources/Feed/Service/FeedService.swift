@@ -21,6 +21,8 @@ public actor FeedService {
     let batchThreshold: Int
     private let maxConcurrentRefreshes: @Sendable () -> Int
     private let maxRetryAfter: @Sendable () -> Duration
+    /// The retention of feeds without their own (the `keep-items` and `keep-days` settings).
+    let retention: @Sendable () async -> RetentionPolicy
     let sleep: @Sendable (Duration) async throws -> Void
     /// Hosts that asked (429/503) not to be polled before a time, for the rest of this process.
     var deferredHosts: [String: Date] = [:]
@@ -36,6 +38,7 @@ public actor FeedService {
     ///   - maxRetryAfter: the longest a server's `Retry-After` (or 429/503 date) may defer a
     ///     feed, or be reported; read when one arrives (the config's `maxRetryAfterMinutes`;
     ///     `RefreshDefaults` without one).
+    ///   - retention: the retention of feeds without their own, read at each purge.
     ///   - sleep: waits out a short `Retry-After` on `subscribe` (tests pass a recorder).
     ///   - parse: the parser; tests count its calls.
     ///   - batchThreshold: documents of at least this many bytes (default 8 MB) are parsed
@@ -45,6 +48,7 @@ public actor FeedService {
         store: LocalStore, fetcher: any FeedFetching, now: @escaping @Sendable () -> Date = Date.init,
         maxConcurrentRefreshes: @escaping @Sendable () -> Int = { RefreshDefaults.maxConcurrentRefreshes },
         maxRetryAfter: @escaping @Sendable () -> Duration = { RefreshDefaults.maxRetryAfter },
+        retention: @escaping @Sendable () async -> RetentionPolicy = { RetentionPolicy() },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         parse: @escaping @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed = {
             data, url, charset throws(FeedParseError) in
@@ -59,6 +63,7 @@ public actor FeedService {
         self.now = now
         self.maxConcurrentRefreshes = maxConcurrentRefreshes
         self.maxRetryAfter = maxRetryAfter
+        self.retention = retention
         self.sleep = sleep
         self.parse = parse
         self.batchThreshold = max(1, batchThreshold)

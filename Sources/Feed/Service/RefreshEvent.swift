@@ -48,6 +48,8 @@ public struct RefreshSummary: Sendable, Hashable {
     public var newByFeed: [NewArticles] = []
     /// How many of the new articles arrived already read (dated more than six months back).
     public var arrivedRead = 0
+    /// What retention deleted after the refresh.
+    public var purged = PurgeSummary()
 
     /// One feed's new articles in a refresh.
     public struct NewArticles: Sendable, Hashable {

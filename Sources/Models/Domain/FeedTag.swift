@@ -75,3 +75,16 @@ public struct TagSummary: Sendable, Hashable {
         self.counts = counts
     }
 }
+
+/// How many articles a feed keeps (newsboat's `max-items` and `keep-articles-days`): at most
+/// `items` (the newest), and read ones for at most `days` days; `nil` (or 0) keeps all. Starred
+/// articles are always kept.
+public struct RetentionPolicy: Sendable, Hashable {
+    public var items: Int?
+    public var days: Int?
+
+    public init(items: Int? = nil, days: Int? = nil) {
+        self.items = items
+        self.days = days
+    }
+}

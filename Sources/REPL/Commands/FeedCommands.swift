@@ -9,7 +9,7 @@ struct FeedCommands {
 
     static let commands: [Command] = [
         Command(
-            ["feed"], usage: "feed add|list|refresh|remove|rename|tag|untag|tags|import|export|discover",
+            ["feed"], usage: "feed add|list|refresh|remove|rename|tag|untag|tags|keep|purge|import|export|discover",
             summary: "manage subscriptions", example: "feed list", action: nil),
         Command(
             ["feed add"], usage: "feed add <url-or-path> [--title T]",
@@ -57,6 +57,19 @@ struct FeedCommands {
             summary: "every tag with its feeds and their unread/total articles (a folder counts the folders inside it)",
             example: "feed tags"
         ) { try await FeedCommands(context: $0.context).tags() },
+        Command(
+            ["feed keep"], usage: "feed keep <ID> [--items N] [--days D] [--default]",
+            summary:
+                "one feed's retention: keep at most N articles (the newest), read ones for D days, never a "
+                + "starred one (0 keeps all); --default goes back to keep-items and keep-days; alone, shows it",
+            example: "feed keep 3 --items 200 --days 30", arguments: [.init(name: "ID", kind: .feedID)],
+            options: [.value("items"), .value("days"), .flag("default")]
+        ) { try await FeedCommands(context: $0.context).keep($0) },
+        Command(
+            ["feed purge"], usage: "feed purge",
+            summary: "delete now what retention lets go (a refresh does it after it stores), and shrink the database",
+            example: "feed purge"
+        ) { try await FeedCommands(context: $0.context).purge() },
         Command(
             ["feed import"], usage: "feed import <opml-file>",
             summary: "subscribe to an OPML list without fetching (run feed refresh next); its folders become tags",
@@ -219,6 +232,10 @@ struct FeedCommands {
             + "\(summary.notModified) not modified, \(summary.failed.count) failed"
         if summary.skipped > 0 { text += ", \(summary.skipped) skipped" }
         if !summary.newByFeed.isEmpty { text += "\n  new: " + Self.arrivals(summary) + "; items --new lists them" }
+        if summary.purged.deleted > 0 {
+            text +=
+                "\n  purged \(counted(summary.purged.deleted, "old article"))" + Self.freed(summary.purged.freedBytes)
+        }
         for failure in summary.failed {
             text +=
                 "\n  " + context.display.styled("#\(failure.feedID)", "31") + " \(failure.url.absoluteString): "
@@ -236,7 +253,7 @@ struct FeedCommands {
             "refreshed": .int(summary.refreshed), "new_items": .int(summary.newItems),
             "not_modified": .int(summary.notModified), "skipped": .int(summary.skipped),
             "rules": .object(["read": .int(summary.rules.read), "hidden": .int(summary.rules.hidden)]),
-            "arrived_read": .int(summary.arrivedRead),
+            "arrived_read": .int(summary.arrivedRead), "purged": .int(summary.purged.deleted),
             "new_by_feed": .array(
                 summary.newByFeed.map {
                     .object(["id": .int($0.feedID), "title": .string($0.title), "new": .int($0.count)])
@@ -316,6 +333,58 @@ struct FeedCommands {
                         ])
                     })
             ]))
+    }
+
+    private func keep(_ input: CommandInput) async throws -> CommandOutput {
+        let id = try input.id("ID")
+        let arguments = input.arguments
+        func count(_ name: String, _ limit: Int) throws -> Int? {
+            guard let text = arguments.value(name) else { return nil }
+            guard let number = Int(text), number >= 0, number <= limit else {
+                throw CommandError.usage(
+                    "--\(name) needs a whole number from 0 (keep all) to \(limit) (got \"\(text)\")")
+            }
+            return number
+        }
+        let items = try count("items", 1_000_000)
+        let days = try count("days", 36_500)
+        if arguments.has("default") && (items != nil || days != nil) {
+            throw CommandError.usage("choose --default or --items/--days, not both")
+        }
+        var (own, fallback) = try await context.feeds.retention(feedID: id)
+        if arguments.has("default") {
+            own = nil
+            try await context.feeds.setRetention(RetentionPolicy(), feedID: id)
+        } else if items != nil || days != nil {
+            let policy = RetentionPolicy(items: items ?? own?.items, days: days ?? own?.days)
+            try await context.feeds.setRetention(policy, feedID: id)
+            own = policy
+        }
+        func shown(_ value: Int?, _ unit: String, _ fallbackValue: Int?) -> String {
+            let (number, source) = value.map { ($0, "its own") } ?? (fallbackValue ?? 0, "the default")
+            return (number == 0 ? "all \(unit)" : "\(number) \(unit)") + " (\(source))"
+        }
+        return CommandOutput(
+            text: "feed #\(id) keeps \(shown(own?.items, "articles", fallback.items)); read ones for "
+                + shown(own?.days, "days", fallback.days).replacingOccurrences(of: "all days", with: "ever"),
+            json: .object([
+                "id": .int(id), "items": .int(own?.items ?? fallback.items ?? 0),
+                "days": .int(own?.days ?? fallback.days ?? 0),
+                "own": .bool(own != nil),
+            ]))
+    }
+
+    private func purge() async throws -> CommandOutput {
+        let purged = try await context.feeds.purge()
+        return CommandOutput(
+            text: "purged \(counted(purged.deleted, "article"))" + Self.freed(purged.freedBytes),
+            json: .object(["deleted": .int(purged.deleted), "freed_bytes": .int(purged.freedBytes)]))
+    }
+
+    /// `; the database gave back 12.3 MB`, or nothing.
+    static func freed(_ bytes: Int64) -> String {
+        bytes > 0
+            ? "; the database gave back \(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file))" : ""
     }
 
     private func importOPML(_ input: CommandInput) async throws -> CommandOutput {

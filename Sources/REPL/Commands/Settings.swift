@@ -38,6 +38,16 @@ struct Setting: Sendable {
             key: "download-dir", summary: "where item download saves without --to (an absolute path, ~ allowed)",
             fallback: "~/Downloads", environment: "XDG_DOWNLOAD_DIR", check: absolutePath),
         Setting(
+            key: "keep-items",
+            summary:
+                "how many articles a feed keeps, the newest (never a starred one); 0 keeps all; feed keep sets one feed's",
+            fallback: "0", check: wholeNumber(atMost: 1_000_000)),
+        Setting(
+            key: "keep-days",
+            summary:
+                "for how many days read articles are kept (never a starred one); 0 keeps them; feed keep sets one feed's",
+            fallback: "0", check: wholeNumber(atMost: 36_500)),
+        Setting(
             key: "refresh-interval",
             summary:
                 "minutes between refreshes while an interactive session is open (each feed still at its own pace); 0 is never",

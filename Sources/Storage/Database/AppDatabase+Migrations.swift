@@ -202,6 +202,11 @@ extension AppDatabase {
             // How often a feed says it changes, in seconds (FeedSource.pace).
             try db.execute(sql: "ALTER TABLE feed ADD COLUMN pace REAL")
         }
+        migrator.registerMigration("v22-feed-retention", foreignKeyChecks: .immediate) { db in
+            // A feed's own retention (RetentionPolicy): NULL takes the default.
+            try db.execute(sql: "ALTER TABLE feed ADD COLUMN keepItems INTEGER")
+            try db.execute(sql: "ALTER TABLE feed ADD COLUMN keepDays INTEGER")
+        }
         return migrator
     }
 

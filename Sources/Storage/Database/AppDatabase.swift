@@ -146,6 +146,13 @@ public final class AppDatabase: Sendable {
                     path: path, reason: "it needs an upgrade to this version's schema, which read-only forbids")
             }
         } else {
+            // A new file frees the pages a purge empties (`ArticleRepository.purge`): the mode
+            // holds only when it is set before the first table.
+            try writer.writeWithoutTransaction { db in
+                if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0 {
+                    try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
+                }
+            }
             try migrator.migrate(writer)
             // The number goes in only in a transaction that sees every migration of this
             // version and none of a later one: a later version migrating the file meanwhile

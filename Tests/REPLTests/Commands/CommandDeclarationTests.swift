@@ -64,7 +64,7 @@ struct CommandDeclarationTests {
         arguments: [
             (
                 ["feed"],
-                #"feed needs a sub-command: add, list, refresh, remove, rename, tag, untag, tags, import, export, discover; try "help feed""#
+                #"feed needs a sub-command: add, list, refresh, remove, rename, tag, untag, tags, keep, purge, import, export, discover; try "help feed""#
             ),
             (["item", "shwo", "1"], #"item has no sub-command "shwo" (did you mean "item show"?)"#),
             (["task", "sync", "statsu"], #"task sync has no sub-command "statsu" (did you mean "task sync status"?)"#),

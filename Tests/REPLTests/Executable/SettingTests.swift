@@ -104,3 +104,41 @@ struct AutoRefreshTerminalTests {
         }
     }
 }
+
+@Suite("retention through the binary", .serialized)
+struct RetentionCommandTests {
+    @Test(
+        "keep-items and feed keep: a refresh purges what retention lets go, never a starred one, and it does not come back"
+    )
+    func retention() async throws {
+        try await withSiteAndHome { site, home in
+            let file = site.appendingPathComponent("n.xml")
+            try NavigationTests.feed("News", count: 6).write(to: file, atomically: true, encoding: .utf8)
+            try NavigationTests.feed("Other", count: 3, prefix: "Other").write(
+                to: site.appendingPathComponent("o.xml"), atomically: true, encoding: .utf8)
+            let setUp = try SettingTests.run(
+                [
+                    "feed add \(file.path)", "feed add \(site.path)/o.xml", "item mark 6 star", "set keep-items 2",
+                    "feed keep 2 --items 0", "feed keep 1", "feed purge",
+                ], home: home)
+            #expect(setUp.status == 0, "\(setUp.err)")
+            #expect(setUp.out.contains("feed #1 keeps 2 articles (the default); read ones for ever (the default)"))
+            #expect(setUp.out.contains("purged 3 articles"), "\(setUp.out)")
+            // The feed gains an article and still lists the purged ones: they stay away.
+            try NavigationTests.feed("News", count: 6).replacingOccurrences(
+                of: "<title>News</title>",
+                with:
+                    "<title>News</title><item><title>Newest</title><guid>n</guid><pubDate>Sun, 22 Nov 2026 08:00:00 GMT</pubDate></item>"
+            ).write(to: file, atomically: true, encoding: .utf8)
+            let refreshed = try SettingTests.run(["feed refresh", "items --feed 1", "items --feed 2"], home: home)
+            #expect(refreshed.out.contains("refreshed 2 feeds: 1 new item"), "\(refreshed.out)")
+            #expect(refreshed.out.contains("  purged 1 old article"), "\(refreshed.out)")
+            let titles = refreshed.out.split(separator: "\n").compactMap { line in
+                line.split(separator: "  ").last.map(String.init)
+            }
+            #expect(titles.contains("Newest") && titles.contains("Story 0") && titles.contains("Story 5"), "\(titles)")
+            #expect(!titles.contains("Story 1") && !titles.contains("Story 3"))
+            #expect(titles.filter { $0.hasPrefix("Other") }.count == 3)
+        }
+    }
+}
