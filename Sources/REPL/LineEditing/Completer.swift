@@ -75,14 +75,14 @@ final class Completer: Sendable {
         var loaded = Ids(stale: false)
         if let feeds {
             loaded.feeds = ((try? await feeds.subscriptions()) ?? []).compactMap { $0.id.map(String.init) }
-            loaded.items = ((try? await feeds.articles(matching: ArticleQuery(), limit: 100)) ?? []).map {
-                String($0.id)
-            }
+            // The newest 100, offered in numeric order as the lists number them.
+            loaded.items = ((try? await feeds.articles(matching: ArticleQuery(), limit: 100)) ?? []).map(\.id)
+                .sorted().map(String.init)
             loaded.tags = ((try? await feeds.tagSummaries()) ?? []).map(\.tag)
             loaded.views = ViewCommands.builtIn.map(\.name) + ((try? await feeds.savedViews()) ?? []).map(\.name)
         }
         if let tasks {
-            loaded.tasks = ((try? await tasks.list(.all)) ?? []).compactMap { $0.id.map(String.init) }
+            loaded.tasks = ((try? await tasks.list(.all)) ?? []).compactMap(\.id).sorted().map(String.init)
         }
         ids.withLock { current in
             loaded.stale = current.stale  // a commit during the load marks it stale again

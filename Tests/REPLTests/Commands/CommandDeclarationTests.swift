@@ -126,5 +126,11 @@ struct CommandDeclarationTests {
         #expect(completer.candidates(before: ["read"], prefix: "") == ["1", "2"])
         #expect(completer.candidates(before: ["item", "mark", "1"], prefix: "") == ["1", "2"])
         #expect(completer.candidates(before: ["feed", "export"], prefix: "") == nil)
+        // Ids in numeric order, as the lists number them (not 1, 10, 11, 2, …).
+        app.server.serve("https://feeds.test/b.xml", sampleRSS(title: "B", count: 10, prefix: "B"))
+        #expect(await app.run(["feed add https://feeds.test/b.xml"]).status == 0)
+        let reloaded = Completer(feeds: app.environment.feeds, tasks: app.environment.tasks)
+        await reloaded.reload()
+        #expect(reloaded.candidates(before: ["read"], prefix: "") == (1...12).map(String.init))
     }
 }
