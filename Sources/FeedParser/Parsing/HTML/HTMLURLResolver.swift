@@ -51,8 +51,8 @@ enum HTMLURLResolver {
     private static func scanTags(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (Name, Range<Int>) -> Void) {
         let urlAttributes = Name.urlAttributes
         var tokenizer = HTMLTokenizer(bytes)
-        while let token = tokenizer.next() {
-            guard case .startTag(let tag) = token else { continue }
+        while let token = tokenizer.nextMarkup() {
+            guard case .startTag(let tag) = token, !tag.attributes.isEmpty else { continue }
             var attributes = HTMLAttributeReader(bytes, tag.attributes)
             while let attribute = attributes.next() {
                 if let value = attribute.value, urlAttributes.contains(attribute.name) { visit(attribute.name, value) }
