@@ -65,7 +65,16 @@ package struct HTMLTokenizer: IteratorProtocol {
         self.bytes = bytes
     }
 
-    package mutating func next() -> HTMLToken? {
+    package mutating func next() -> HTMLToken? { read(keepingText: true) }
+
+    /// The next token that is not `.text`, the text before it crossed and not handed out: the
+    /// tokens `next()` gives, less the text, for readers that want only the markup (the URL
+    /// resolver), and with no token held back for after a run of text.
+    package mutating func nextMarkup() -> HTMLToken? { read(keepingText: false) }
+
+    /// The next token, or the next one that is not text. Inlined into both callers.
+    @inline(__always)
+    private mutating func read(keepingText: Bool) -> HTMLToken? {
         if let token = pending {
             pending = nil
             return token
@@ -85,14 +94,14 @@ package struct HTMLTokenizer: IteratorProtocol {
                 continue
             }
             position = end
-            if open > start {
+            if keepingText, open > start {
                 pending = token
                 return .text(start..<open)
             }
             return token
         }
         position = bytes.count
-        return .text(start..<bytes.count)
+        return keepingText ? .text(start..<bytes.count) : nil
     }
 
     // MARK: Markup
@@ -141,6 +150,12 @@ package struct HTMLTokenizer: IteratorProtocol {
             if Self.isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") { break }
             name.append(byte)
             index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ">") {
+            // No attributes (`<p>`, `</p>`): the end the attribute reader would find at once.
+            return HTMLTag(
+                name: name, nameRange: nameStart..<index, attributes: index..<index, isSelfClosing: false,
+                range: open..<(index + 1))
         }
         var attributes = HTMLAttributeReader(bytes, index..<bytes.count)
         while attributes.next() != nil {}

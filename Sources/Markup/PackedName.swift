@@ -25,6 +25,7 @@ package struct PackedName: Hashable, Sendable {
 
 extension PackedName {
     /// A cheap mix of the packed words, for `PackedNameSet`.
+    @inline(__always)
     fileprivate var scrambled: UInt64 {
         (low ^ (high &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: length)) &* 0xBF58_476D_1CE4_E5B9
     }
@@ -51,6 +52,8 @@ package struct PackedNameSet: Sendable {
         self.shift = shift
     }
 
+    /// Inlined: the tokenizer asks once for every start tag.
+    @inline(__always)
     package func contains(_ name: PackedName) -> Bool {
         var index = Int(truncatingIfNeeded: name.scrambled >> shift)
         while let slot = slots[index] {

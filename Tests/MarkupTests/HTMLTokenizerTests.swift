@@ -128,6 +128,31 @@ struct HTMLTokenizerTests {
             #expect(end == bytes.count)
         }
     }
+
+    @Test("nextMarkup gives the tokens next gives less the text between tags; a script's raw text is kept")
+    func markupOnly() {
+        let documents = [
+            #"<p a="1">x<!--c--><![CDATA[d]]><script>s</script>&amp;<br/>5 < 6</p> <b"#,
+            #"text only, 5 < 6 > 3"#, "<p>", "<p>tail", "head<p>", "<a href=x>a</a><b>b</b>c",
+            #"<script src="x.js"/>y<b><textarea><p>x</textarea><title>t</title><style></style>z"#,
+            "<!DOCTYPE html><?xml?></ 3>x</>", "<a<a<a", "a <b title='>'", "",
+        ]
+        for document in documents {
+            var html = document
+            html.withUTF8 { bytes in
+                var all = HTMLTokenizer(bytes)
+                var expected: [HTMLToken] = []
+                while let token = all.next() {
+                    if case .text = token { continue }
+                    expected.append(token)
+                }
+                var markup = HTMLTokenizer(bytes)
+                var tokens: [HTMLToken] = []
+                while let token = markup.nextMarkup() { tokens.append(token) }
+                #expect(tokens == expected, "\(document)")
+            }
+        }
+    }
 }
 
 /// The tokens of `html`, written out: text as it is, tags with their attributes double-quoted,

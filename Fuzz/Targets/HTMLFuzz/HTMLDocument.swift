@@ -18,6 +18,9 @@ struct HTMLDocument {
     private static let attributes = [
         "", " href=\"https://example.com/?a=1&amp;b=2\"", " title=\"a > b\"", " alt='it\"s <b>'", " data-x=plain",
         " checked", " class=\"x\" id='y'", " style=\"color: red\"", " onclick=\"if (a > b) { c() }\"",
+        // URLs, relative and not, for the URL resolver.
+        " href=rel.html", " title=\"t\"href=\"x.png\"", " SRC = ' pic.png '", "/href=/root",
+        " srcset=\"https://a.example/1.png 1x, 2.png 2x\"", " data-src=x.png src=\"mailto:m@example.com\"",
     ]
     private static let words = [
         "word", "Tidings", "café", "naïve", "日本語", "👍🏽", "x", "5", "a.b,c!", "(why?)", "semi;colon", "\"quoted\"",

@@ -1,14 +1,16 @@
+import Foundation
 @testable import FeedParser
 @testable import Markup
 
-/// libFuzzer entry point for HTML to text (`HTMLText`), entity decoding (`HTMLEntities`) and
-/// escaping (`MarkupEscaping`).
+/// libFuzzer entry point for HTML to text (`HTMLText`), entity decoding (`HTMLEntities`),
+/// escaping (`MarkupEscaping`) and the resolving of relative URLs (`HTMLURLResolver`).
 ///
 /// Every input is used twice. As text, it must not crash any of them, must decode back from its
 /// escaped form, and, when it has no `<` or `&`, must come out of `HTMLText.plainText` as its
 /// lines with runs of spaces collapsed and blank lines dropped. As a program for
 /// `HTMLDocument`, it writes well-formed HTML whose text is known, which `plainText` must keep,
-/// character for character up to white space, with nothing left of its tags.
+/// character for character up to white space, with nothing left of its tags. Both are given to
+/// the URL resolver, whose check before tokenizing must not change what it gives.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzHTML(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: start, count: count)
@@ -25,6 +27,15 @@ func fuzzHTML(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
         }
     }
     let document = HTMLDocument(program: bytes)
+    for html in [text, document.html] {
+        let checked = HTMLURLResolver.resolvingURLs(in: html, against: resolverBase)
+        let tokenized = HTMLURLResolver.resolvingURLs(in: html, against: resolverBase, checkingCandidatesFirst: false)
+        guard checked == tokenized else {
+            fatalError(
+                "\(html.debugDescription) resolves as \(checked.debugDescription) after the check, "
+                    + "\(tokenized.debugDescription) without it")
+        }
+    }
     let rendered = HTMLText.plainText(document.html)
     guard withoutSpaces(rendered) == withoutSpaces(document.text) else {
         fatalError(
@@ -33,6 +44,9 @@ func fuzzHTML(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     }
     return 0
 }
+
+/// The base the URL resolver resolves against.
+private let resolverBase = URL(string: "https://site.example/posts/1/")
 
 /// Plain text as `plainText` lays it out: lines with runs of spaces, tabs and CRs made one
 /// space and trimmed, blank lines dropped.
