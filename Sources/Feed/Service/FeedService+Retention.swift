@@ -2,17 +2,6 @@ public import Models
 internal import Storage
 internal import Store
 
-/// What a purge deleted, and what the database file gave back.
-public struct PurgeSummary: Sendable, Hashable {
-    public var deleted = 0
-    public var freedBytes: Int64 = 0
-
-    public init(deleted: Int = 0, freedBytes: Int64 = 0) {
-        self.deleted = deleted
-        self.freedBytes = freedBytes
-    }
-}
-
 extension FeedService {
     /// Feed `id`'s own retention, and the default it falls back to.
     public func retention(feedID id: Int64) async throws(FeedError) -> (
@@ -36,9 +25,8 @@ extension FeedService {
         let active = { (policy: RetentionPolicy) in (policy.items ?? 0) > 0 || (policy.days ?? 0) > 0 }
         guard active(fallback) || policies.values.contains(where: active) else { return PurgeSummary() }
         let now = self.now()
-        let result = try await storage { () async throws(StorageError) in
+        return try await storage { () async throws(StorageError) in
             try await articles.purge(default: fallback, feeds: policies, now: now)
         }
-        return PurgeSummary(deleted: result.deleted, freedBytes: result.freedBytes)
     }
 }

@@ -88,3 +88,16 @@ public struct RetentionPolicy: Sendable, Hashable {
         self.days = days
     }
 }
+
+/// What a purge deleted, and what the database file gave back.
+public struct PurgeSummary: Sendable, Hashable {
+    /// Articles deleted.
+    public var deleted = 0
+    /// Bytes the database file gave back.
+    public var freedBytes: Int64 = 0
+
+    public init(deleted: Int = 0, freedBytes: Int64 = 0) {
+        self.deleted = deleted
+        self.freedBytes = freedBytes
+    }
+}

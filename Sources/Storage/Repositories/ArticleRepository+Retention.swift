@@ -2,19 +2,6 @@ public import Foundation
 internal import GRDB
 public import Models
 
-/// What a purge did.
-public struct PurgeResult: Sendable, Hashable {
-    /// Articles deleted.
-    public var deleted = 0
-    /// Bytes the database file gave back.
-    public var freedBytes: Int64 = 0
-
-    public init(deleted: Int = 0, freedBytes: Int64 = 0) {
-        self.deleted = deleted
-        self.freedBytes = freedBytes
-    }
-}
-
 extension FeedRepository {
     /// Each feed's own retention, where it has one.
     public func retentionPolicies() async throws(StorageError) -> [Int64: RetentionPolicy] {
@@ -50,7 +37,7 @@ extension ArticleRepository {
     /// freed pages back (incremental vacuum; a file from before it is converted once, by a
     /// VACUUM, the first time a purge frees something).
     public func purge(default fallback: RetentionPolicy, feeds policies: [Int64: RetentionPolicy], now: Date)
-        async throws(StorageError) -> PurgeResult
+        async throws(StorageError) -> PurgeSummary
     {
         let sizeBefore = try await fileSize()
         let deleted = try await database.write(source: .app) { db in
@@ -80,25 +67,14 @@ extension ArticleRepository {
                             ORDER BY article.sortDate DESC, article.id DESC LIMIT -1 OFFSET ?
                             """, arguments: [feed, items])
                 }
-                let ids = Array(Set(doomed))
-                for chunk in ids.chunked(into: 500) {
-                    let marks = Self.placeholders(chunk.count)
-                    try db.execute(
-                        sql: """
-                            UPDATE articleStatus SET isHidden = 1, isRead = 1 WHERE (feedId, uniqueId) IN (
-                                SELECT feedId, uniqueId FROM article WHERE id IN (\(marks)))
-                            """, arguments: StatementArguments(Array(chunk)))
-                    try db.execute(
-                        sql: "DELETE FROM article WHERE id IN (\(marks))", arguments: StatementArguments(Array(chunk)))
-                }
-                deleted += ids.count
+                deleted += try Self.hide(db, ids: Array(Set(doomed))).count
             }
             return deleted
         }
-        guard deleted > 0 else { return PurgeResult() }
+        guard deleted > 0 else { return PurgeSummary() }
         try await database.vacuumIncrementally()
         let sizeAfter = try await fileSize()
-        return PurgeResult(deleted: deleted, freedBytes: max(0, sizeBefore - sizeAfter))
+        return PurgeSummary(deleted: deleted, freedBytes: max(0, sizeBefore - sizeAfter))
     }
 
     private func fileSize() async throws(StorageError) -> Int64 {

@@ -95,6 +95,42 @@ extension ArticleRepository {
         [tag, tag + "/", tag + "0"]
     }
 
+    /// Marks the articles `ids` read (those unread), inside the caller's transaction.
+    static func markRead(_ db: Database, ids: [Int64]) throws {
+        for chunk in ids.chunked(into: 500) {
+            try db.execute(
+                sql: """
+                    UPDATE articleStatus SET isRead = 1 WHERE isRead = 0 AND (feedId, uniqueId) IN (
+                        SELECT feedId, uniqueId FROM article WHERE id IN (\(placeholders(chunk.count))))
+                    """, arguments: StatementArguments(Array(chunk)))
+        }
+    }
+
+    /// Deletes the articles `ids` but the starred ones, keeping their statuses marked hidden
+    /// (read), so that a feed listing them again does not bring them back (see `merge`); inside
+    /// the caller's transaction. Returns the ids deleted.
+    static func hide(_ db: Database, ids: [Int64]) throws -> [Int64] {
+        var hidden: [Int64] = []
+        for chunk in ids.chunked(into: 500) {
+            let deletable = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT article.id FROM article JOIN articleStatus USING (feedId, uniqueId)
+                    WHERE article.id IN (\(placeholders(chunk.count))) AND articleStatus.isStarred = 0
+                    """, arguments: StatementArguments(Array(chunk)))
+            guard !deletable.isEmpty else { continue }
+            let marks = placeholders(deletable.count)
+            try db.execute(
+                sql: """
+                    UPDATE articleStatus SET isHidden = 1, isRead = 1 WHERE (feedId, uniqueId) IN (
+                        SELECT feedId, uniqueId FROM article WHERE id IN (\(marks)))
+                    """, arguments: StatementArguments(deletable))
+            try db.execute(sql: "DELETE FROM article WHERE id IN (\(marks))", arguments: StatementArguments(deletable))
+            hidden += deletable
+        }
+        return hidden
+    }
+
     /// `?, ?, ?` for `count` bound values.
     static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")

@@ -301,13 +301,7 @@ public struct ArticleRepository: Sendable {
         return try await database.write(source: source) { db in
             guard let (sql, arguments) = try Self.idsSQL(db, matching) else { return 0 }
             let ids = try Int64.fetchAll(db, sql: sql, arguments: arguments)
-            for chunk in ids.chunked(into: 500) {
-                try db.execute(
-                    sql: """
-                        UPDATE articleStatus SET isRead = 1 WHERE isRead = 0 AND (feedId, uniqueId) IN (
-                            SELECT feedId, uniqueId FROM article WHERE id IN (\(Self.placeholders(chunk.count))))
-                        """, arguments: StatementArguments(Array(chunk)))
-            }
+            try Self.markRead(db, ids: ids)
             tracker.record(.article, updated: ids)
             return ids.count
         }

@@ -97,33 +97,9 @@ public struct RuleRepository: Sendable {
     public func apply(read: [Int64], hide: [Int64], caught: [Int64: Int]) async throws(StorageError) -> Int {
         let tracker = database.tracker
         return try await database.write(source: .app) { db in
-            for chunk in read.chunked(into: 500) {
-                try db.execute(
-                    sql: """
-                        UPDATE articleStatus SET isRead = 1 WHERE isRead = 0 AND (feedId, uniqueId) IN (
-                            SELECT feedId, uniqueId FROM article WHERE id IN (\(ArticleRepository.placeholders(chunk.count))))
-                        """, arguments: StatementArguments(Array(chunk)))
-            }
+            try ArticleRepository.markRead(db, ids: read)
             tracker.record(.article, updated: read)
-            var hidden: [Int64] = []
-            for chunk in hide.chunked(into: 500) {
-                let marks = ArticleRepository.placeholders(chunk.count)
-                let ids = try Int64.fetchAll(
-                    db,
-                    sql: """
-                        SELECT article.id FROM article JOIN articleStatus USING (feedId, uniqueId)
-                        WHERE article.id IN (\(marks)) AND articleStatus.isStarred = 0
-                        """, arguments: StatementArguments(Array(chunk)))
-                guard !ids.isEmpty else { continue }
-                let kept = ArticleRepository.placeholders(ids.count)
-                try db.execute(
-                    sql: """
-                        UPDATE articleStatus SET isHidden = 1, isRead = 1 WHERE (feedId, uniqueId) IN (
-                            SELECT feedId, uniqueId FROM article WHERE id IN (\(kept)))
-                        """, arguments: StatementArguments(ids))
-                try db.execute(sql: "DELETE FROM article WHERE id IN (\(kept))", arguments: StatementArguments(ids))
-                hidden += ids
-            }
+            let hidden = try ArticleRepository.hide(db, ids: hide)
             for (id, count) in caught where count > 0 {
                 try db.execute(sql: "UPDATE articleRule SET caught = caught + ? WHERE id = ?", arguments: [count, id])
             }
