@@ -130,9 +130,11 @@ public actor ChoreSyncService {
 
     /// - Parameters:
     ///   - store: where the tasks and the sync state live.
+    ///   - transport: how the CalDAV server is reached (the composition root's).
     ///   - credentials: where passwords come from (see
     ///     `CalDAVCredentialsProvider.environmentAndNetrc`).
     ///   - calendar: the user's calendar; its time zone decides the day a UTC due time falls on.
+    ///   - now: the current time (tests pass a clock they control).
     public init(
         store: LocalStore, transport: any HTTPTransport, credentials: CalDAVCredentialsProvider,
         calendar: Calendar = .current, now: @escaping @Sendable () -> Date = { Date() }

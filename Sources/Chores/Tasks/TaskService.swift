@@ -51,6 +51,7 @@ public struct TaskService: TaskProviding {
     ///   - store: where tasks live.
     ///   - calendar: the user's calendar; its `timeZone` decides what "today" is.
     ///   - undoLimit: how many changes the stored undo history keeps.
+    ///   - now: the current time (tests pass a clock they control).
     public init(
         store: LocalStore, now: @escaping @Sendable () -> Date = { Date() }, calendar: Calendar = .current,
         undoLimit: Int = 100

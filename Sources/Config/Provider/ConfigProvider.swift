@@ -64,6 +64,7 @@ public actor ConfigProvider {
     ///   - minimumFetchInterval: the throttle when the configuration sets no
     ///     `refreshIntervalMinutes`.
     ///   - activity: told when a refresh starts, is joined and ends (for diagnostics).
+    ///   - now: the current time (tests pass a clock they control).
     public init(
         configURL: URL?, defaults: AppConfig, cached: CachedConfig?, cacheProblem: ConfigError? = nil,
         local: any LocalConfigLoading, remote: any RemoteConfigLoading, installationID: String,

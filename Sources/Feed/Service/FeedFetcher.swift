@@ -98,6 +98,7 @@ public struct HTTPFeedFetcher: FeedFetching {
     /// - Parameters:
     ///   - transport: what sends the requests.
     ///   - timeout: seconds a whole exchange may take.
+    ///   - now: the current time (tests pass a clock they control).
     public init(
         transport: any HTTPTransport, timeout: TimeInterval = 30, now: @escaping @Sendable () -> Date = Date.init
     ) {

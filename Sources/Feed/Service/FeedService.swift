@@ -44,6 +44,7 @@ public actor FeedService {
     ///   - batchThreshold: documents of at least this many bytes (default 8 MB) are parsed
     ///     inside the transaction that stores them, their items merged in batches as they are
     ///     read, so that memory does not grow with their items; `parse` reads the others.
+    ///   - now: the current time (tests pass a clock they control).
     public init(
         store: LocalStore, fetcher: any FeedFetching, now: @escaping @Sendable () -> Date = Date.init,
         maxConcurrentRefreshes: @escaping @Sendable () -> Int = { RefreshDefaults.maxConcurrentRefreshes },

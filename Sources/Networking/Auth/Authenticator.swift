@@ -46,6 +46,7 @@ public actor Authenticator {
     ///   - store: where the token is kept between runs.
     ///   - maxRefreshes: refreshes allowed within `window` seconds before `.refreshLoop`.
     ///   - window: the seconds over which refreshes are counted.
+    ///   - now: the time the window is measured in (tests pass a clock they move).
     ///   - refresh: exchanges a token's refresh token for a new token (one network call).
     public init(
         store: any TokenStore, maxRefreshes: Int = 3, window: TimeInterval = 60,

@@ -65,8 +65,12 @@ public struct FileDownloader: Sendable {
     /// Downloads `url` to `destination` (see the type's rules), reporting `progress` from the
     /// transport's thread as bytes arrive.
     ///
-    /// - Parameter expectedLength: the length the document that linked the file declares,
-    ///   checked only when the server announces none.
+    /// - Parameters:
+    ///   - url: the file, http or https.
+    ///   - destination: the file to write; its bytes go to `destination.part` until it is whole.
+    ///   - expectedLength: the length the document that linked the file declares, checked only
+    ///     when the server announces none.
+    ///   - progress: called as bytes arrive, on the transport's thread.
     /// - Throws: `.unsupportedScheme`; `.status` for an answer that is neither the file nor a
     ///   redirect; `.lengthMismatch`, `.unexpectedRange`; `.file` when the partial file cannot be
     ///   written, is another address's, or a file took the destination's name meanwhile; the
