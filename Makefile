@@ -123,6 +123,7 @@ test: deps
 	$(SWIFT) test
 	$(MAKE) --no-print-directory examples
 	$(MAKE) --no-print-directory bench-build
+	$(MAKE) --no-print-directory docs
 
 ## bench-build: build the package benchmarks (debug, about a minute), so that a change to the
 ## libraries' API cannot break `make bench` unseen; `make bench` builds them for release.
