@@ -201,7 +201,9 @@ struct Invocation: Equatable {
             Console.standard.err("tidings: \(error.description)")
             throw ExitCode(1)
         }
-        let display = Display.current(noColor: noColor, environment: environment)
+        // The color setting matters, and is read, only when the output is a terminal.
+        let colorSetting = isatty(STDOUT_FILENO) != 0 ? await app.settings.value("set.color") : nil
+        let display = Display.current(noColor: noColor || colorSetting == "never", environment: environment)
         let version = (try? SemanticVersion(appVersion ?? TidingsCommand.version)) ?? SemanticVersion(major: 0)
         let drawsProgress = !json
         let progress: @Sendable (String?) -> Void = { text in

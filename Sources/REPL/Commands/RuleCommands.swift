@@ -24,6 +24,17 @@ struct RuleCommands {
             options: [.value("in"), .flag("regex"), .flag("dry-run")]
         ) { try await RuleCommands(context: $0.context).add($0) },
         Command(
+            ["rule test"], usage: "rule test <read|hide> <pattern> [--in FIELD] [--regex], or rule test <ID>",
+            summary:
+                "the stored articles a rule would catch, saving nothing (as rule add --dry-run); with an id, a "
+                + "saved rule's",
+            example: "rule test hide sponsored",
+            arguments: [
+                .init(name: "read|hide", kind: .text), .init(name: "pattern", kind: .text, count: .optionalRest),
+            ],
+            options: [.value("in"), .flag("regex")]
+        ) { try await RuleCommands(context: $0.context).test($0) },
+        Command(
             ["rule list"], aliases: ["rule ls"], usage: "rule list",
             summary: "the rules with what each does and how many articles it has caught", example: "rule list"
         ) { try await RuleCommands(context: $0.context).list() },
@@ -33,7 +44,36 @@ struct RuleCommands {
         ) { try await RuleCommands(context: $0.context).remove($0) },
     ]
 
-    private func add(_ input: CommandInput) async throws -> CommandOutput {
+    private func test(_ input: CommandInput) async throws -> CommandOutput {
+        let first = input.text("read|hide") ?? ""
+        guard input.text("pattern") == nil, let id = try? ArgumentList.id(first) else {
+            guard input.text("pattern") != nil else {
+                throw CommandError.usage("missing <pattern>; usage: \(input.usage)")
+            }
+            return try await dryRun(try Self.rule(input))
+        }
+        guard let rule = try await context.feeds.rules().first(where: { $0.id == id }) else {
+            throw CommandError(code: "not_found", message: "no rule #\(id)")
+        }
+        return try await dryRun(rule)
+    }
+
+    /// The stored articles `rule` would catch, the first 20 listed.
+    private func dryRun(_ rule: ArticleRule) async throws -> CommandOutput {
+        let caught = try await context.feeds.articles(caughtBy: rule)
+        var lines = ["\(Self.describe(rule)) would catch \(counted(caught.count, "stored item"))"]
+        for id in caught.prefix(20) {
+            let title = (try? await context.feeds.article(id: id).article.title) ?? nil
+            lines.append("  #\(id) " + TerminalText.sanitized(title ?? "(untitled)"))
+        }
+        if caught.count > 20 { lines.append("  …") }
+        return CommandOutput(
+            text: lines.joined(separator: "\n"),
+            json: .object(["saved": .bool(false), "caught": .array(caught.map { .int($0) })]))
+    }
+
+    /// The rule `input` describes (`read|hide`, the pattern, `--in`, `--regex`).
+    private static func rule(_ input: CommandInput) throws -> ArticleRule {
         let word = (input.text("read|hide") ?? "").lowercased()
         guard let action = ArticleRule.Action(rawValue: word) else {
             let hint = Suggestion.nearest(to: word, in: ArticleRule.Action.allCases.map(\.rawValue)).map {
@@ -48,21 +88,14 @@ struct RuleCommands {
                 "--in takes one of " + ArticleRule.Field.allCases.map(\.rawValue).joined(separator: ", ")
                     + " (got \"\(TerminalText.sanitized(fieldName))\")")
         }
-        let rule = ArticleRule(
+        return ArticleRule(
             field: field, pattern: input.text("pattern") ?? "", isRegex: input.arguments.has("regex"), action: action)
+    }
+
+    private func add(_ input: CommandInput) async throws -> CommandOutput {
+        let rule = try Self.rule(input)
         let description = Self.describe(rule)
-        if input.arguments.has("dry-run") {
-            let caught = try await context.feeds.articles(caughtBy: rule)
-            var lines = ["\(description) would catch \(counted(caught.count, "stored item"))"]
-            for id in caught.prefix(20) {
-                let title = (try? await context.feeds.article(id: id).article.title) ?? nil
-                lines.append("  #\(id) " + TerminalText.sanitized(title ?? "(untitled)"))
-            }
-            if caught.count > 20 { lines.append("  …") }
-            return CommandOutput(
-                text: lines.joined(separator: "\n"),
-                json: .object(["saved": .bool(false), "caught": .array(caught.map { .int($0) })]))
-        }
+        if input.arguments.has("dry-run") { return try await dryRun(rule) }
         let saved = try await context.feeds.addRule(rule)
         return CommandOutput(
             text: "added rule #\(saved.id ?? 0): \(description)",

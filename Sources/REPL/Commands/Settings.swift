@@ -28,6 +28,9 @@ struct Setting: Sendable {
             fallback: "newest-first",
             check: choice(["newest-first", "oldest-first"])),
         Setting(
+            key: "color", summary: "auto colours a terminal's output (unless --no-color or NO_COLOR); never never does",
+            fallback: "auto", check: choice(["auto", "never"])),
+        Setting(
             key: "pager", summary: "the command long articles are paged through", fallback: "less -R",
             environment: "PAGER", check: command),
         Setting(

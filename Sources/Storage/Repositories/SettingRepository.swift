@@ -22,8 +22,10 @@ public struct SettingRepository: Sendable {
         }
     }
 
+    /// One setting, read on the writer's connection: a command that reads one setting at start
+    /// (`color`) opens no reader for it.
     public func value(_ key: String) async throws(StorageError) -> String? {
-        try await database.read { db in
+        try await database.readOnWriter { db in
             try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key])
         }
     }

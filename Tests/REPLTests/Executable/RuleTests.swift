@@ -90,6 +90,29 @@ struct RuleTests {
         }
     }
 
+    @Test("rule test shows what a rule would catch, for a pattern or a saved rule, and saves nothing")
+    func ruleTest() async throws {
+        try await withSiteAndHome { site, home in
+            try Self.feed("News", ["One ad", "Two ad", "Three"]).write(
+                to: site.appendingPathComponent("f.xml"), atomically: true, encoding: .utf8)
+            let result = try Self.run(
+                [
+                    "feed add \(site.path)/f.xml", "rule test read ad", "rule add read three --dry-run",
+                    "rule add hide Two", "rule test 1", "rule test 9", "rule list",
+                ],
+                home: home)
+            #expect(
+                result.out.contains(
+                    "mark read what has \"ad\" in the title would catch 2 stored items\n  #2 Two ad\n  #1 One ad"),
+                "\(result.out)")
+            #expect(result.out.contains("hide what has \"Two\" in the title would catch 1 stored item\n  #2 Two ad"))
+            #expect(result.err == "error: no rule #9\n", "\(result.err)")
+            // Only the rule added is listed: the tests saved nothing.
+            let rows = result.out.split(separator: "\n").filter { $0.contains(/^\s*\d+\s+(read|hide)\s/) }
+            #expect(rows.count == 1, "\(result.out)")
+        }
+    }
+
     @Test("bad rules are refused in words")
     func refusals() async throws {
         try await withSiteAndHome { _, home in

@@ -142,3 +142,31 @@ struct RetentionCommandTests {
         }
     }
 }
+
+@Suite("the color setting in a terminal", .serialized)
+struct ColorSettingTests {
+    /// The output of `feed list` in a colour-capable pseudo-terminal (TERM set, NO_COLOR unset).
+    static func feedList(home: URL) throws -> String {
+        let terminal = try TerminalSession(arguments: ["--home", home.path], environment: [:], unset: ["NO_COLOR"])
+        try #require(terminal.waitFor("tidings> "))
+        terminal.type("feed list\r")
+        try #require(terminal.waitFor("tidings> "))
+        let output = terminal.lastOutput
+        terminal.type("quit\r")
+        #expect(terminal.exitStatus() == 0)
+        return output
+    }
+
+    @Test("color never keeps a terminal's output plain; auto colours it again")
+    func colorNever() async throws {
+        try await withSiteAndHome { site, home in
+            try NavigationTests.setUp(site, home, count: 1)
+            #expect(try Self.feedList(home: home).contains("\u{1B}["))
+            #expect(try SettingTests.run(["set color never"], home: home).status == 0)
+            let plain = try Self.feedList(home: home)
+            #expect(!plain.contains("\u{1B}[1m") && plain.contains("News"), "\(plain.debugDescription)")
+            #expect(try SettingTests.run(["set color auto"], home: home).status == 0)
+            #expect(try Self.feedList(home: home).contains("\u{1B}[1m"))
+        }
+    }
+}
