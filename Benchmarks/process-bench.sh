@@ -17,6 +17,9 @@
 #   memory       parse (as published, and with an entity in every title) and feed add of the 200 MB
 #                feed (make-scale.sh HUGE=1): peak RSS
 #   bytes        bytes per article in the database (dbstat), beside the feed XML per article
+#   retention    a simulated month: FEEDS feeds (default 250) each publishing PER_DAY items a
+#                day (default 5), refreshed and read every day for 30 days, with keep-days 7
+#                against no retention: the database size at the end, and the last day's refresh
 #   chores       task sync with a Radicale on 127.0.0.1: the first sync of 1,000 chores and a sync
 #                with nothing changed; python-caldav (Benchmarks/caldav_peer.py) doing the same
 # SECTIONS="refresh250 lists" runs some; REPS (default 3) repeats refreshes and parses, RUNS
@@ -25,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS="${REPS:-3}"
 RUNS="${RUNS:-20}"
-SECTIONS="${SECTIONS:-refresh250 refresh2500 lists search startup import parse memory bytes chores}"
+SECTIONS="${SECTIONS:-refresh250 refresh2500 lists search startup import parse memory bytes retention chores}"
 PEERS="${PEERS:-$PWD/../shared/bench}"
 CORPUS=/tmp/feedcorpus
 SCALE=/tmp/feedcorpus-scale
@@ -326,6 +329,35 @@ if wants bytes; then
   per() { awk -v b="$1" -v n="$articles" 'BEGIN {printf "%.0f B", b / n}'; }
   parts=$(awk -F'|' -v n="$articles" 'NR <= 4 {printf "%s%s %.0f B", (NR > 1 ? ", " : ""), $1, $2 / n}' "$WORK/dbstat.txt")
   record "database bytes per article ($parts)" "$(per "$total")" "$(per "$xml")" "feed XML per article" "each text once"
+fi
+
+if wants retention; then
+  echo "retention: a simulated month"
+  feeds="${FEEDS:-250}"; per_day="${PER_DAY:-5}"; days=30
+  site="$WORK/retention-site"; rm -rf "$site"; mkdir -p "$site"
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  (cd "$site" && exec python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
+  server=$!
+  sleep 1
+  declare -A size last
+  for mode in off on; do
+    home="$WORK/retention-$mode"; rm -rf "$home"
+    BASE="http://127.0.0.1:$port" python3 Benchmarks/retention_days.py "$site" "$feeds" "$per_day" 1 "$days"
+    "$BIN" --home "$home" -c "feed import $site/feeds.opml" >/dev/null
+    if [ "$mode" = on ]; then "$BIN" --home "$home" -c "set keep-days 7" >/dev/null; fi
+    for day in $(seq 1 "$days"); do
+      BASE="http://127.0.0.1:$port" python3 Benchmarks/retention_days.py "$site" "$feeds" "$per_day" "$day" "$days"
+      last[$mode]=$(seconds "$BIN" --home "$home" -c "feed refresh")
+      "$BIN" --home "$home" -c "item mark --all read" >/dev/null
+    done
+    size[$mode]=$(( $(stat -c %s "$home/tidings.sqlite") + $(stat -c %s "$home/tidings.sqlite-wal" 2>/dev/null || echo 0) ))
+  done
+  kill "$server" 2>/dev/null || true
+  record "retention: database after $days days of $feeds feeds x $per_day items a day, read daily (keep-days 7)" \
+    "$(awk -v b="${size[on]}" 'BEGIN {printf "%.1f MB", b / 1048576}')" \
+    "$(awk -v b="${size[off]}" 'BEGIN {printf "%.1f MB", b / 1048576}')" "Tidings without retention" "smaller"
+  record "retention: the last day's refresh, with the purge (whole process)" "$(sec "${last[on]}")" \
+    "$(sec "${last[off]}")" "Tidings without retention" "no slower than without"
 fi
 
 if wants chores; then
