@@ -4,6 +4,17 @@ internal import Storage
 import Store
 
 extension FeedService {
+    /// Where the setting that keeps the last refresh's first new article is kept.
+    static let lastRefreshMarkKey = "state.last-refresh-mark"
+
+    /// The id after which the articles of the last refresh that brought any start (`items
+    /// --new`); `nil` before the first.
+    public func lastRefreshMark() async throws(FeedError) -> Int64? {
+        try await storage { () async throws(StorageError) in
+            try await store.settings.value(Self.lastRefreshMarkKey).flatMap { Int64($0) }
+        }
+    }
+
     /// Refreshes the given feeds, or every feed, with at most `maxConcurrentRefreshes` in flight,
     /// reporting each feed once its writes are done (a feed with nothing new waits up to 50 ms to
     /// be stored with others). One feed's failure never stops the others; cancelling the calling
@@ -54,7 +65,7 @@ extension FeedService {
         progress?(.started(total: targets.count))
         // The articles this refresh adds come after this id: rules look at those, and
         // `items --new` lists them.
-        let mark = try await storage { () async throws(StorageError) in try await store.rules.lastArticleID() }
+        let mark = try await storage { () async throws(StorageError) in try await articles.lastArticleID() }
         let hasRules = !(try await rules().isEmpty)
         let limit = concurrencyLimit
         let heldDelay = self.heldDelay
@@ -131,7 +142,7 @@ extension FeedService {
         if summary.newItems > 0 {
             do {
                 summary.arrivedRead = try await storage { () async throws(StorageError) in
-                    try await store.rules.arrivedRead(after: mark)
+                    try await articles.arrivedRead(after: mark)
                 }
                 if !summary.cancelled, hasRules { summary.rules = try await applyRules(after: mark) }
                 try await storage { () async throws(StorageError) in

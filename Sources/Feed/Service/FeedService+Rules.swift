@@ -16,17 +16,6 @@ public struct RuleOutcome: Sendable, Hashable {
 }
 
 extension FeedService {
-    /// Where the setting that keeps the last refresh's first new article is kept.
-    static let lastRefreshMarkKey = "state.last-refresh-mark"
-
-    /// The id after which the articles of the last refresh that brought any start (`items
-    /// --new`); `nil` before the first.
-    public func lastRefreshMark() async throws(FeedError) -> Int64? {
-        try await storage { () async throws(StorageError) in
-            try await store.settings.value(Self.lastRefreshMarkKey).flatMap { Int64($0) }
-        }
-    }
-
     /// Every rule, in the order they were added, with how many articles each has caught.
     public func rules() async throws(FeedError) -> [ArticleRule] {
         try await storage { () async throws(StorageError) in try await store.rules.all() }

@@ -135,7 +135,7 @@ public actor FeedService {
         let merge: MergeResult
         let feed: ParsedFeed
         let itemCount: Int
-        let mark = try await storage { () async throws(StorageError) in try await store.rules.lastArticleID() }
+        let mark = try await storage { () async throws(StorageError) in try await articles.lastArticleID() }
         let hasRules = !(try await rules().isEmpty)
         if let parsed {
             let items = parsed.items.map { $0.article(feedID: 0) }

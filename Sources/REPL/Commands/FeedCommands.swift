@@ -310,7 +310,7 @@ struct FeedCommands {
     }
 
     /// `feed #3`, `feeds #3, #4`.
-    private static func feeds(_ ids: [Int64]) -> String {
+    static func feeds(_ ids: [Int64]) -> String {
         (ids.count == 1 ? "feed " : "feeds ") + ids.map { "#\($0)" }.joined(separator: ", ")
     }
 

@@ -90,6 +90,10 @@ struct ItemCommands {
         .value("search"), .value("since"),
     ]
 
+    /// `filterOptions` as `ArgumentList` reads them (a saved view's words).
+    static let filterOptionKinds = Dictionary(
+        filterOptions.map { ($0.name, $0.kind) }, uniquingKeysWith: { first, _ in first })
+
     /// The articles the filter options of `arguments` choose (every feed named must exist).
     static func query(_ arguments: ArgumentList, context: CommandContext) async throws -> ArticleQuery {
         let feedIDs = try arguments.ids("feed")
@@ -205,7 +209,8 @@ struct ItemCommands {
     /// `next`: the next unread article of the list reading moves through, after the article last
     /// shown (else from the top of the page shown).
     private func next(_ input: CommandInput) async throws -> CommandOutput {
-        let order = ArticleOrder(rawValue: await context.settingValues()["order"] ?? "") ?? .newestFirst
+        let settings = await context.settingValues()
+        let order = ArticleOrder(rawValue: settings["order"] ?? "") ?? .newestFirst
         let listing = context.reading.listing(defaultOrder: order)
         var query = listing.query
         query.unreadOnly = true
@@ -214,7 +219,7 @@ struct ItemCommands {
             let scope = context.reading.hasListing ? " in this list" : ""
             throw CommandError(code: "no_unread", message: "no more unread articles\(scope)")
         }
-        return await present([try await render(next.id)], pager: !input.arguments.has("no-pager"))
+        return await present([try await render(next.id)], pager: !input.arguments.has("no-pager"), settings: settings)
     }
 
     /// `prev`: the article before the one last shown, in the list's order, read or not.
@@ -240,10 +245,17 @@ struct ItemCommands {
 
     /// Shows `articles` one after another, through the pager when asked and long; the last one
     /// is where reading goes on.
-    private func present(_ articles: [Shown], pager: Bool) async -> CommandOutput {
+    /// `settings` when the caller has read them already, else read now.
+    private static func values(_ settings: SettingValues?, _ context: CommandContext) async -> SettingValues {
+        if let settings { return settings }
+        return await context.settingValues()
+    }
+
+    /// `settings`: those in force when the caller has read them already.
+    private func present(_ articles: [Shown], pager: Bool, settings: SettingValues? = nil) async -> CommandOutput {
         let text = articles.map(\.text).joined(separator: "\n\n" + String(repeating: "─", count: 40) + "\n\n")
         let json = articles.count == 1 ? articles[0].json : .object(["items": .array(articles.map(\.json))])
-        if pager, context.page(text, await context.settingValues()["pager"] ?? "less -R") {
+        if pager, context.page(text, await Self.values(settings, context)["pager"] ?? "less -R") {
             return CommandOutput(text: "", json: json)
         }
         return CommandOutput(text: text, json: json)
@@ -399,11 +411,7 @@ struct ItemCommands {
                 try await ViewCommands.withView(arguments, context: context), context: context)
             let changed = try await context.feeds.markAllRead(matching: query)
             var scope = ""
-            if !feedIDs.isEmpty {
-                scope +=
-                    " of " + (feedIDs.count == 1 ? "feed " : "feeds ")
-                    + feedIDs.map { "#\($0)" }.joined(separator: ", ")
-            }
+            if !feedIDs.isEmpty { scope += " of " + FeedCommands.feeds(feedIDs) }
             if let view = arguments.value("view") { scope += " of view \(TerminalText.sanitized(view))" }
             if let tag = arguments.value("tag").map(FeedTag.normalized) {
                 scope += " tagged \(TerminalText.sanitized(tag))"

@@ -74,7 +74,7 @@ struct ViewCommands {
         }
         let base = try ArgumentList(
             view.words, command: "view \(view.name)",
-            options: Dictionary(ItemCommands.filterOptions.map { ($0.name, $0.kind) }, uniquingKeysWith: { a, _ in a }))
+            options: ItemCommands.filterOptionKinds)
         return arguments.merged(over: base)
     }
 
@@ -120,8 +120,7 @@ struct ViewCommands {
         for view in views {
             let base = try? ArgumentList(
                 view.words, command: "view",
-                options: Dictionary(
-                    ItemCommands.filterOptions.map { ($0.name, $0.kind) }, uniquingKeysWith: { a, _ in a }))
+                options: ItemCommands.filterOptionKinds)
             // A view whose feed has gone since is listed with nothing in it.
             var query = ArticleQuery(feedIDs: [-1])
             if let base, let read = try? await ItemCommands.query(base, context: context) { query = read }

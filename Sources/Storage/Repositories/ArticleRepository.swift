@@ -270,22 +270,28 @@ public struct ArticleRepository: Sendable {
         try await setStatus("isStarred", to: isStarred, ids: ids, source: source)
     }
 
-    /// Marks every article of a feed read; returns how many changed.
-    @discardableResult
-    public func markAllRead(feedID: Int64, source: ChangeSource = .user) async throws(StorageError) -> Int {
-        let tracker = database.tracker
-        return try await database.write(source: source) { db in
-            let ids = try Int64.fetchAll(
+    /// The largest article id now: the articles a refresh adds come after it (what rules look
+    /// at, what `items --new` lists).
+    public func lastArticleID() async throws(StorageError) -> Int64 {
+        try await database.read { db in try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM article") ?? 0 }
+    }
+
+    /// How many of the articles with ids above `id` arrived already read.
+    public func arrivedRead(after id: Int64) async throws(StorageError) -> Int {
+        try await database.read { db in
+            try Int.fetchOne(
                 db,
                 sql: """
-                    SELECT article.id FROM article JOIN articleStatus USING (feedId, uniqueId)
-                    WHERE article.feedId = ? AND articleStatus.isRead = 0
-                    """, arguments: [feedID])
-            try db.execute(
-                sql: "UPDATE articleStatus SET isRead = 1 WHERE feedId = ? AND isRead = 0", arguments: [feedID])
-            tracker.record(.article, updated: ids)
-            return ids.count
+                    SELECT count(*) FROM article JOIN articleStatus USING (feedId, uniqueId)
+                    WHERE article.id > ? AND articleStatus.isRead = 1
+                    """, arguments: [id]) ?? 0
         }
+    }
+
+    /// Marks every article of feed `feedID` read and returns how many changed.
+    @discardableResult
+    public func markAllRead(feedID: Int64, source: ChangeSource = .user) async throws(StorageError) -> Int {
+        try await markAllRead(matching: ArticleQuery(feedID: feedID), source: source)
     }
 
     /// Marks every unread article `query` matches read (a feed, several, a tag, a search, a date

@@ -47,23 +47,6 @@ public struct RuleRepository: Sendable {
         }
     }
 
-    /// The largest article id now: the articles a refresh adds come after it.
-    public func lastArticleID() async throws(StorageError) -> Int64 {
-        try await database.read { db in try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM article") ?? 0 }
-    }
-
-    /// How many of the articles with ids above `id` arrived already read.
-    public func arrivedRead(after id: Int64) async throws(StorageError) -> Int {
-        try await database.read { db in
-            try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT count(*) FROM article JOIN articleStatus USING (feedId, uniqueId)
-                    WHERE article.id > ? AND articleStatus.isRead = 1
-                    """, arguments: [id]) ?? 0
-        }
-    }
-
     /// What rules look at in the articles with ids above `id`, `limit` at a time in id order.
     public func facts(after id: Int64, limit: Int = 500) async throws(StorageError) -> [ArticleFacts] {
         try await database.read { db in
