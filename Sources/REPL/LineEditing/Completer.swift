@@ -11,10 +11,16 @@ import Synchronization
 /// The ids are loaded before a prompt (`reload()`), since libedit's completion callback is
 /// synchronous; they are read again only after a commit has changed feeds, items or tasks.
 final class Completer: Sendable {
+    /// An id with the title shown beside it when several ids match.
+    private struct Titled {
+        var id: String
+        var title: String
+    }
+
     private struct Ids {
-        var feeds: [String] = []
-        var items: [String] = []
-        var tasks: [String] = []
+        var feeds: [Titled] = []
+        var items: [Titled] = []
+        var tasks: [Titled] = []
         var tags: [String] = []
         var views: [String] = []
         var stale = true
@@ -74,15 +80,19 @@ final class Completer: Sendable {
         ids.withLock { $0.stale = false }
         var loaded = Ids(stale: false)
         if let feeds {
-            loaded.feeds = ((try? await feeds.subscriptions()) ?? []).compactMap { $0.id.map(String.init) }
+            loaded.feeds = ((try? await feeds.subscriptions()) ?? []).compactMap { feed in
+                feed.id.map { Titled(id: String($0), title: feed.title) }
+            }
             // The newest 100, offered in numeric order as the lists number them.
-            loaded.items = ((try? await feeds.articles(matching: ArticleQuery(), limit: 100)) ?? []).map(\.id)
-                .sorted().map(String.init)
+            loaded.items = ((try? await feeds.articles(matching: ArticleQuery(), limit: 100)) ?? [])
+                .sorted { $0.id < $1.id }.map { Titled(id: String($0.id), title: $0.article.title ?? "") }
             loaded.tags = ((try? await feeds.tagSummaries()) ?? []).map(\.tag)
             loaded.views = ViewCommands.builtIn.map(\.name) + ((try? await feeds.savedViews()) ?? []).map(\.name)
         }
         if let tasks {
-            loaded.tasks = ((try? await tasks.list(.all)) ?? []).compactMap(\.id).sorted().map(String.init)
+            let all: [HouseholdTask] = (try? await tasks.list(.all)) ?? []
+            let numbered: [(id: Int64, title: String)] = all.compactMap { task in task.id.map { ($0, task.name) } }
+            loaded.tasks = numbered.sorted { $0.id < $1.id }.map { Titled(id: String($0.id), title: $0.title) }
         }
         ids.withLock { current in
             loaded.stale = current.stale  // a commit during the load marks it stale again
@@ -148,9 +158,9 @@ final class Completer: Sendable {
         let current = ids.withLock { $0 }
         switch kind {
         case .path: return nil
-        case .feedID: return Self.matching(current.feeds, prefix)
-        case .itemID: return Self.matching(current.items, prefix)
-        case .taskID: return Self.matching(current.tasks, prefix)
+        case .feedID: return Self.matching(current.feeds.map(\.id), prefix)
+        case .itemID: return Self.matching(current.items.map(\.id), prefix)
+        case .taskID: return Self.matching(current.tasks.map(\.id), prefix)
         case .configKey: return Self.matching(configKeys(), prefix)
         case .tag: return current.tags.filter { $0.hasPrefix(prefix) }.map(Self.escaped)
         case .setting: return Self.matching(Setting.all.map(\.key), prefix)
@@ -161,6 +171,34 @@ final class Completer: Sendable {
             return Self.matching(
                 named.isEmpty ? CommandCatalog.words : CommandCatalog.subcommands(of: named), prefix)
         case .text: return []
+        }
+    }
+
+    /// The lines libedit lists for several matching ids: each id right-aligned (libedit sorts
+    /// the lines as strings, so equal widths keep them in numeric order), two spaces, and its
+    /// title made safe for the terminal and cut to fit `width` columns. `nil` where the word
+    /// being typed is not an id, or for fewer than two matches (one is simply inserted).
+    /// Each line is padded to the width, so libedit lists them one per line.
+    func titledMatches(before: [String], matches: [String], width: Int) -> [String]? {
+        guard matches.count > 1, let (command, typed) = try? CommandCatalog.resolve(before.map { $0.lowercased() })
+        else { return nil }
+        let current = ids.withLock { $0 }
+        let pool: [Titled]
+        switch Self.kind(of: typed, in: command) {
+        case .feedID: pool = current.feeds
+        case .itemID: pool = current.items
+        case .taskID: pool = current.tasks
+        default: return nil
+        }
+        let titles = Dictionary(pool.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+        guard matches.allSatisfy({ titles[$0] != nil }) else { return nil }  // sub-command names
+        let idWidth = matches.map(\.count).max() ?? 0
+        // libedit adds a space after each entry and wraps a line that fills the terminal.
+        let titleWidth = max(0, width - idWidth - 2 - 2)
+        return matches.map { id in
+            let title = DisplayWidth.fit(TerminalText.sanitized(titles[id] ?? ""), width: titleWidth)
+            return String(repeating: " ", count: idWidth - id.count) + id + "  "
+                + DisplayWidth.pad(title, to: titleWidth)
         }
     }
 

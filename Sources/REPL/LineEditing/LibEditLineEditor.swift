@@ -44,24 +44,32 @@ final class LibEditLineEditor: LineReading {
 private enum CompletionTable {
     nonisolated(unsafe) static var completer: Completer?
 
-    /// The candidates for `prefix`, given the line up to where the word starts.
-    static func matches(for prefix: String, line: String, start: Int) -> [String] {
+    /// The candidates for `prefix`, given the line up to where the word starts, and the lines
+    /// to list instead of them when they are ids (with their titles).
+    static func matches(for prefix: String, line: String, start: Int) -> (matches: [String], listed: [String]?) {
         let before = String(decoding: line.utf8.prefix(start), as: UTF8.self)
         let words = (try? CommandLineTokenizer.words(before)) ?? before.split(separator: " ").map(String.init)
-        guard let completer else { return [] }
-        return completer.candidates(before: words, prefix: prefix) ?? Completer.paths(matching: prefix)
+        guard let completer else { return ([], nil) }
+        guard let matches = completer.candidates(before: words, prefix: prefix) else {
+            return (Completer.paths(matching: prefix), nil)
+        }
+        let width = Display.terminalSize()?.columns ?? 80
+        return (matches, completer.titledMatches(before: words, matches: matches, width: width))
     }
 }
 
 /// libedit's completion hook: a NULL-terminated, malloc'd array whose first element is the
-/// text to insert (the longest common prefix) followed by every match.
+/// text to insert (the longest common prefix) followed by every match. libedit inserts the
+/// first element and lists the others as they are (this libedit never calls
+/// `rl_completion_display_matches_hook`), so several ids are listed with their titles: the
+/// inserted text is still only the ids' common prefix.
 private func completeWord(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32)
     -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 {
     guard let text else { return nil }
     let prefix = String(cString: text)
     let line = tidings_line_buffer().map { String(cString: $0) } ?? ""
-    let matches = CompletionTable.matches(for: prefix, line: line, start: Int(start))
+    let (matches, listed) = CompletionTable.matches(for: prefix, line: line, start: Int(start))
     tidings_disable_default_completion()
     guard let first = matches.first else { return nil }
     // A directory is completed without the space, so its contents can follow.
@@ -69,7 +77,7 @@ private func completeWord(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: 
     let common = matches.dropFirst().reduce(first) { String($0.commonPrefix(with: $1)) }
     // libedit reads matches[2] before it looks at matches[1], so a unique match is given twice
     // (substitution, then the match) and the array has a spare NULL at its end.
-    let entries = matches.count == 1 ? [first, first] : [common] + matches
+    let entries = matches.count == 1 ? [first, first] : [common] + (listed ?? matches)
     let slots = entries.count + 2
     guard
         let array = malloc(MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * slots)?

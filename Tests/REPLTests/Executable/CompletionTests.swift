@@ -35,6 +35,33 @@ struct TerminalCompletionTests {
         }
     }
 
+    @Test("several matching ids are listed in numeric order with their titles, made safe; only the id is inserted")
+    func listsIdsWithTitles() async throws {
+        try await withSiteAndHome { site, home in
+            var titles = (1...12).map { "Story number \($0)" }
+            titles[9] = "Bidi \u{202E}evil\u{9B}31m ten"  // item 10
+            try Self.feed("Many", items: titles).write(
+                to: site.appendingPathComponent("a.xml"), atomically: true, encoding: .utf8)
+            #expect(try TidingsBinary.run(["--home", home.path, "-c", "feed add \(site.path)/a.xml"]).status == 0)
+            let terminal = try TerminalSession(arguments: ["--home", home.path], columns: 60)
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("item show 1\t\t")
+            #expect(terminal.waitFor("Story number 12"), "\(terminal.transcript)")
+            let listed = terminal.transcript
+            let one = try #require(listed.range(of: " 1  Story number 1 "), "\(listed)")
+            let eleven = try #require(listed.range(of: "11  Story number 11"))
+            let ten = try #require(listed.range(of: "10  Bidi"))
+            #expect(one.lowerBound < ten.lowerBound && ten.lowerBound < eleven.lowerBound, "numeric order: \(listed)")
+            #expect(!listed.contains("\u{202E}") && !listed.contains("\u{9B}"))
+            // The line still holds only what was typed: "2" completes item 12 and shows it.
+            terminal.type("2 --no-pager\r")
+            #expect(terminal.waitFor("Story number 12"), "\(terminal.transcript)")
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("quit\r")
+            #expect(terminal.exitStatus() == 0)
+        }
+    }
+
     @Test("options complete from the command's declaration: items --st<Tab> runs items --starred")
     func completesOptions() async throws {
         try await withSiteAndHome { site, home in
