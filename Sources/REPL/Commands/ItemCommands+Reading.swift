@@ -31,16 +31,22 @@ extension ItemCommands {
         return await present([try await render(next.id)], pager: !input.arguments.has("no-pager"), settings: settings)
     }
 
-    /// `prev`: the article before the one last shown, in the list's order, read or not.
+    /// `prev`: the nearest unread article before the one last shown, in the list's order; when
+    /// every earlier one is read, the article just before it (so reading can go back).
     func previous(_ input: CommandInput) async throws -> CommandOutput {
         guard let current = context.reading.current else {
             throw CommandError(code: "no_article", message: "prev goes back from an article shown: none is yet")
         }
         var query = context.reading.listing(defaultOrder: .newestFirst).query
-        query.unreadOnly = false
         query.order = query.order == .newestFirst ? .oldestFirst : .newestFirst
         query.after = current
-        guard let previous = try await context.feeds.articles(matching: query, limit: 1).first else {
+        query.unreadOnly = true
+        var found = try await context.feeds.articles(matching: query, limit: 1).first
+        if found == nil {
+            query.unreadOnly = false
+            found = try await context.feeds.articles(matching: query, limit: 1).first
+        }
+        guard let previous = found else {
             throw CommandError(code: "no_article", message: "this is the first article of the list")
         }
         return await present([try await render(previous.id)], pager: !input.arguments.has("no-pager"))

@@ -36,7 +36,7 @@ struct ItemCommands {
         ) { try await ItemCommands(context: $0.context).next($0) },
         Command(
             ["prev"], aliases: ["previous"], usage: "prev [--no-pager]",
-            summary: "show the article before the one last shown, in the list's order, read or not",
+            summary: "show the nearest unread article before the one last shown (once all are read, the one before)",
             example: "prev", options: [.flag("no-pager")]
         ) { try await ItemCommands(context: $0.context).previous($0) },
         Command(

@@ -62,7 +62,7 @@ struct NavigationTests {
         }
     }
 
-    @Test("prev goes back through the list, read or not, and says when it is at the first article")
+    @Test("prev goes back through the list once every earlier article is read, and says when it is at the first")
     func previous() async throws {
         try await withSiteAndHome { site, home in
             try Self.setUp(site, home)
@@ -78,6 +78,16 @@ struct NavigationTests {
                     "error: prev goes back from an article shown: none is yet",
                     "error: this is the first article of the list",
                 ])
+        }
+    }
+
+    @Test("prev goes to the nearest unread article before the one shown, passing read ones")
+    func previousSkipsRead() async throws {
+        try await withSiteAndHome { site, home in
+            try Self.setUp(site, home)
+            // Newest first: 1 (Story 0), 2, 3 (read), 4 (shown), 5. Before 4 come 3, read, then 2.
+            let result = try Self.run(["item mark 3 read", "read 4 --no-pager", "prev --no-pager"], home: home)
+            #expect(Self.titles(result.out) == ["Story 3", "Story 1"], "\(result.out)")
         }
     }
 
