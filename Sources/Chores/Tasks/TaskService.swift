@@ -46,24 +46,28 @@ public struct TaskService: TaskProviding {
     private let now: @Sendable () -> Date
     let days: CivilDays
     private let source: ChangeSource
+    /// The name of this home or device, recorded with each completion made here.
+    private let device: String?
 
     /// - Parameters:
     ///   - store: where tasks live.
     ///   - calendar: the user's calendar; its `timeZone` decides what "today" is.
     ///   - undoLimit: how many changes the stored undo history keeps.
     ///   - now: the current time (tests pass a clock they control).
+    ///   - device: the name of this home or device, recorded with each completion made here.
     public init(
         store: LocalStore, now: @escaping @Sendable () -> Date = { Date() }, calendar: Calendar = .current,
-        undoLimit: Int = 100
+        undoLimit: Int = 100, device: String? = nil
     ) {
-        self.init(store: store, now: now, calendar: calendar, source: .user, undoLimit: undoLimit)
+        self.init(store: store, now: now, calendar: calendar, source: .user, undoLimit: undoLimit, device: device)
     }
 
     /// Creates the service whose changes carry `source` in the store's change sets.
     package init(
         store: LocalStore, now: @escaping @Sendable () -> Date, calendar: Calendar, source: ChangeSource,
-        undoLimit: Int
+        undoLimit: Int, device: String? = nil
     ) {
+        self.device = device
         self.store = store
         repository = store.tasks(undoLimit: undoLimit)
         self.now = now
@@ -80,9 +84,11 @@ public struct TaskService: TaskProviding {
     ///     is given.
     ///   - frequency: how often it comes back (see `Frequency.every(_:_:)`); `nil` for once.
     ///   - articleID: the article a "read later" task links to.
+    ///   - details: a due time, priority, list, parent chore and reminders (`.set` ones apply).
     /// - Throws: `TaskError.invalid` naming the field (`name: must not be empty`).
     public func add(
-        name: String, note: String? = nil, due: Date? = nil, frequency: Frequency? = nil, articleID: Int64? = nil
+        name: String, note: String? = nil, due: Date? = nil, frequency: Frequency? = nil, articleID: Int64? = nil,
+        details: TaskDetailChanges = TaskDetailChanges()
     ) async throws(TaskError) -> HouseholdTask {
         let stamp = now()
         let name = try TaskValidation.name(name)
@@ -90,10 +96,11 @@ public struct TaskService: TaskProviding {
         if let frequency { try TaskValidation.check(count: frequency.count, unit: frequency.unit) }
         var dueDay = try due.map { date throws(TaskError) in try day(of: date) }
         if frequency != nil, dueDay == nil { dueDay = try day(of: stamp) }
-        let task = HouseholdTask(
+        var task = HouseholdTask(
             name: name, note: note, dueDate: dueDay, frequency: frequency,
             anchorDate: frequency == nil ? nil : dueDay, articleID: articleID,
             createdAt: stamp)
+        try await apply(details, to: &task)
         do {
             return try await repository.save(task, source: source, undoable: true)
         } catch {
@@ -109,10 +116,13 @@ public struct TaskService: TaskProviding {
     /// - Throws: `TaskError.invalid` naming the field, `.notFound` for an unknown id.
     public func edit(
         id: Int64, name: String? = nil, note: FieldChange<String> = .keep, due: FieldChange<Date> = .keep,
-        frequency: FieldChange<Frequency> = .keep
+        frequency: FieldChange<Frequency> = .keep, details: TaskDetailChanges = TaskDetailChanges()
     ) async throws(TaskError) -> HouseholdTask {
-        guard name != nil || note != .keep || due != .keep || frequency != .keep else {
-            throw .invalid(field: "edit", rule: "nothing to change (give a name, note, due date or frequency)")
+        guard name != nil || note != .keep || due != .keep || frequency != .keep || !details.isEmpty else {
+            throw .invalid(
+                field: "edit",
+                rule: "nothing to change (give a name, note, due date, frequency, time, priority, list, parent "
+                    + "or reminder)")
         }
         let stamp = now()
         let today = try day(of: stamp)
@@ -142,8 +152,20 @@ public struct TaskService: TaskProviding {
                         + "make it a one-off first (--once), or give another date")
             }
         }
+        // The details are checked against the task as it is now (a parent must not be itself or
+        // one of its own steps; a reminder needs a due date).
+        var checked = try await task(id: id)
+        Self.apply(newDue, to: &checked.dueDate) { $0 }
+        try await apply(details, to: &checked)
+        let detailed = checked
         let edited = try await write(id: id) { current in
             var task = current
+            task.dueTime = detailed.dueTime
+            task.timeZone = detailed.timeZone
+            task.priority = detailed.priority
+            task.list = detailed.list
+            task.parentID = detailed.parentID
+            task.reminders = detailed.reminders
             if let newName { task.name = newName }
             Self.apply(checkedNote, to: &task.note) { $0 }
             Self.apply(newDue, to: &task.dueDate) { $0 }
@@ -170,6 +192,11 @@ public struct TaskService: TaskProviding {
     /// - Throws: `TaskError.notFound`, `.alreadyDone` for a done one-off task, `.invalid` when
     ///   the next occurrence would fall after the year 9999.
     public func complete(id: Int64) async throws(TaskError) -> HouseholdTask {
+        try await complete(id: id, device: device)
+    }
+
+    /// Marks a task done as `complete(id:)` does, recording `device` as the home that did it.
+    public func complete(id: Int64, device: String?) async throws(TaskError) -> HouseholdTask {
         let stamp = now()
         let today = try day(of: stamp)
         let utc = days.utc
@@ -185,6 +212,7 @@ public struct TaskService: TaskProviding {
             var (task, completion) = current.completed(at: today, calendar: utc)
             task.modifiedAt = stamp
             completion.completedAt = stamp
+            completion.device = device
             return (task, completion)
         }
         guard let done else { throw .alreadyDone(id: id) }
@@ -260,6 +288,44 @@ public struct TaskService: TaskProviding {
         }
     }
 
+    /// The tasks a filter selects on one list (`nil` for the default list), in the filter's order.
+    public func list(_ filter: TaskListFilter, on list: String?) async throws(TaskError) -> [HouseholdTask] {
+        let name = try list.map { name throws(TaskError) in try TaskValidation.list(name) }
+        return try await self.list(filter).filter { $0.list?.lowercased() == name?.lowercased() }
+    }
+
+    /// The lists with their open and total counts: the default list first, then by name.
+    public func lists() async throws(TaskError) -> [TaskListSummary] {
+        do {
+            return try await repository.lists().map { TaskListSummary(name: $0.name, open: $0.open, total: $0.total) }
+        } catch {
+            throw TaskError(error)
+        }
+    }
+
+    /// Completions of every chore, newest first (at most `limit`), each with its chore.
+    public func history(limit: Int = 100) async throws(TaskError) -> [TaskHistoryEntry] {
+        do {
+            let completions = try await repository.recentCompletions(limit: limit)
+            var tasks: [Int64: HouseholdTask] = [:]
+            for id in Set(completions.compactMap(\.taskID)) { tasks[id] = try await repository.task(id: id) }
+            return completions.compactMap { completion in
+                completion.taskID.flatMap { tasks[$0] }.map { TaskHistoryEntry(task: $0, completion: completion) }
+            }
+        } catch {
+            throw TaskError(error)
+        }
+    }
+
+    /// The newest completion of each chore that has one, by chore id.
+    public func lastCompletions() async throws(TaskError) -> [Int64: TaskCompletion] {
+        do {
+            return try await repository.lastCompletions()
+        } catch {
+            throw TaskError(error)
+        }
+    }
+
     /// The ids of tasks each committed transaction changes, by any writer of the store.
     public func changes() -> AsyncStream<ChangedIDs> {
         // Subscribed now, before the caller's first await, so no commit slips between.
@@ -275,6 +341,68 @@ public struct TaskService: TaskProviding {
             throw .invalid(field: "due", rule: "must be a day in the years 1 to 9999")
         }
         return day
+    }
+
+    /// `details` applied to `task` (as it will be saved, its due day already set), checked: a
+    /// time or a reminder needs a due day; a parent must exist and be neither the task nor one
+    /// of its steps. A time records the user's time zone; a chore without a time has none.
+    private func apply(_ details: TaskDetailChanges, to task: inout HouseholdTask) async throws(TaskError) {
+        Self.apply(details.dueTime, to: &task.dueTime) { $0 }
+        Self.apply(details.priority, to: &task.priority) { $0 }
+        if case .set(let name) = details.list {
+            // A list is named as it was first written: `groceries` joins `Groceries`.
+            let checked = try TaskValidation.list(name)
+            let known: [TaskListSummary]
+            do {
+                known = try await repository.lists().map {
+                    TaskListSummary(name: $0.name, open: $0.open, total: $0.total)
+                }
+            } catch {
+                throw TaskError(error)
+            }
+            task.list = known.compactMap(\.name).first { $0.lowercased() == checked.lowercased() } ?? checked
+        } else if details.list == .clear {
+            task.list = nil
+        }
+        switch details.reminders {
+        case .keep: break
+        case .set(let minutes): task.reminders = try TaskValidation.reminders(minutes)
+        case .clear: task.reminders = []
+        }
+        if task.dueDate == nil {
+            if details.dueTime != .keep, task.dueTime != nil {
+                throw .invalid(field: "due", rule: "a time needs a day: give one, like --due \"friday 18:00\"")
+            }
+            if !task.reminders.isEmpty {
+                throw .invalid(field: "remind", rule: "a reminder comes before the due time: give --due as well")
+            }
+            task.dueTime = nil
+        }
+        task.timeZone = task.dueTime == nil ? nil : (task.timeZone ?? days.calendar.timeZone.identifier)
+        if details.dueTime != .keep, task.dueTime != nil { task.timeZone = days.calendar.timeZone.identifier }
+        switch details.parentID {
+        case .keep: break
+        case .clear: task.parentID = nil
+        case .set(let parentID):
+            if parentID == task.id { throw .invalid(field: "under", rule: "a chore cannot be a step of itself") }
+            // Up the parent's own parents: reaching this chore would make a loop.
+            var ancestor: Int64? = parentID
+            var seen: Set<Int64> = []
+            while let current = ancestor, seen.insert(current).inserted {
+                let found: HouseholdTask?
+                do {
+                    found = try await repository.task(id: current)
+                } catch {
+                    throw TaskError(error)
+                }
+                guard let found else { throw .invalid(field: "under", rule: "there is no task #\(current)") }
+                if let id = task.id, found.parentID == id {
+                    throw .invalid(field: "under", rule: "task #\(parentID) is a step of this chore already")
+                }
+                ancestor = found.parentID
+            }
+            task.parentID = parentID
+        }
     }
 
     private func write(

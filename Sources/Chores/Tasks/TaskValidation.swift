@@ -32,6 +32,38 @@ enum TaskValidation {
         return note
     }
 
+    /// The longest list name, in characters.
+    static let maximumListName = 100
+    /// The most reminders one chore keeps.
+    static let maximumReminders = 10
+
+    /// The trimmed list name. Throws for a blank one, one with control characters, or one
+    /// longer than `maximumListName`.
+    static func list(_ name: String) throws(TaskError) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .invalid(field: "list", rule: "must not be empty") }
+        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw .invalid(field: "list", rule: "must not contain control characters")
+        }
+        guard trimmed.count <= maximumListName else {
+            throw .invalid(field: "list", rule: "must be at most \(maximumListName) characters")
+        }
+        return trimmed
+    }
+
+    /// Reminders sorted and without repeats. Throws for more than `maximumReminders`, or one
+    /// further than a year from the due time.
+    static func reminders(_ minutes: [Int]) throws(TaskError) -> [Int] {
+        let sorted = Array(Set(minutes)).sorted()
+        guard sorted.count <= maximumReminders else {
+            throw .invalid(field: "remind", rule: "at most \(maximumReminders) reminders")
+        }
+        guard sorted.allSatisfy({ abs($0) <= TaskReminder.maximumMinutes }) else {
+            throw .invalid(field: "remind", rule: "a reminder is at most a year before the due time")
+        }
+        return sorted
+    }
+
     /// Checks a frequency's count: 1 through `maximumCount`.
     static func check(count: Int, unit: Frequency.Unit) throws(TaskError) {
         let every = "every \(count) \(unit.rawValue)\(count == 1 ? "" : "s")"

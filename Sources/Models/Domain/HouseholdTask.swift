@@ -24,6 +24,19 @@ public struct HouseholdTask: Sendable, Hashable, Codable, Identifiable {
     public var isDone: Bool
     /// The article a "read later" task links to.
     public var articleID: Int64?
+    /// The time of day it is due at, on `dueDate`'s day; `nil` for a chore due on a day
+    /// (iCalendar's `VALUE=DATE`).
+    public var dueTime: TimeOfDay?
+    /// The IANA time zone `dueTime` is in (`Europe/Berlin`); `nil` is the user's own.
+    public var timeZone: String?
+    /// How much it matters; `nil` for none.
+    public var priority: TaskPriority?
+    /// The list it belongs to (`groceries`); `nil` for the default list.
+    public var list: String?
+    /// The chore it is a step of (iCalendar's `RELATED-TO`); `nil` for a chore of its own.
+    public var parentID: Int64?
+    /// Its reminders, in minutes before it is due (`30` for half an hour before), ascending.
+    public var reminders: [Int]
     /// When the task was created.
     public var createdAt: Date
     /// When the task was last changed.
@@ -34,13 +47,22 @@ public struct HouseholdTask: Sendable, Hashable, Codable, Identifiable {
     private enum CodingKeys: String, CodingKey {
         case id, name, note, dueDate, frequency, anchorDate, isDone, createdAt, modifiedAt
         case articleID = "articleId"
+        case dueTime, timeZone, priority, list, reminders
+        case parentID = "parentId"
     }
 
     public init(
         id: Int64? = nil, name: String, note: String? = nil, dueDate: Date? = nil,
         frequency: Frequency? = nil, anchorDate: Date? = nil, isDone: Bool = false, articleID: Int64? = nil,
-        createdAt: Date, modifiedAt: Date? = nil
+        dueTime: TimeOfDay? = nil, timeZone: String? = nil, priority: TaskPriority? = nil, list: String? = nil,
+        parentID: Int64? = nil, reminders: [Int] = [], createdAt: Date, modifiedAt: Date? = nil
     ) {
+        self.dueTime = dueTime
+        self.timeZone = timeZone
+        self.priority = priority
+        self.list = list
+        self.parentID = parentID
+        self.reminders = reminders
         self.id = id
         self.name = name
         self.note = note
@@ -51,6 +73,28 @@ public struct HouseholdTask: Sendable, Hashable, Codable, Identifiable {
         self.articleID = articleID
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt ?? createdAt
+    }
+
+    /// Decodes a task; the fields added after the first version (`dueTime`, `timeZone`,
+    /// `priority`, `list`, `parentId`, `reminders`) may be absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Int64.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        note = try container.decodeIfPresent(String.self, forKey: .note)
+        dueDate = try container.decodeIfPresent(Date.self, forKey: .dueDate)
+        frequency = try container.decodeIfPresent(Frequency.self, forKey: .frequency)
+        anchorDate = try container.decodeIfPresent(Date.self, forKey: .anchorDate)
+        isDone = try container.decode(Bool.self, forKey: .isDone)
+        articleID = try container.decodeIfPresent(Int64.self, forKey: .articleID)
+        dueTime = try container.decodeIfPresent(TimeOfDay.self, forKey: .dueTime)
+        timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+        priority = try container.decodeIfPresent(TaskPriority.self, forKey: .priority)
+        list = try container.decodeIfPresent(String.self, forKey: .list)
+        parentID = try container.decodeIfPresent(Int64.self, forKey: .parentID)
+        reminders = try container.decodeIfPresent([Int].self, forKey: .reminders) ?? []
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
+        modifiedAt = try container.decode(Date.self, forKey: .modifiedAt)
     }
 
     /// Whether the task comes back after it is done.
@@ -90,14 +134,17 @@ public struct TaskCompletion: Sendable, Hashable, Codable {
     public var dueDate: Date?
     /// When it was done.
     public var completedAt: Date
+    /// The home or device that recorded it (its `device-name` setting), when known.
+    public var device: String?
 
     // Acronym properties get explicit keys spelled the way a snake_case round trip spells them
     // (`feed_id` ↔ `feedId`), so `JSONCoding`'s coders read back exactly what they wrote.
     private enum CodingKeys: String, CodingKey {
-        case taskID = "taskId", dueDate, completedAt
+        case taskID = "taskId", dueDate, completedAt, device
     }
 
-    public init(taskID: Int64?, dueDate: Date?, completedAt: Date) {
+    public init(taskID: Int64?, dueDate: Date?, completedAt: Date, device: String? = nil) {
+        self.device = device
         self.taskID = taskID
         self.dueDate = dueDate
         self.completedAt = completedAt

@@ -55,7 +55,28 @@ struct Setting: Sendable {
             summary:
                 "minutes between refreshes while an interactive session is open (each feed still at its own pace); 0 is never",
             fallback: "0", check: minutes(atMost: 10_080)),
+        Setting(
+            key: "device-name",
+            summary:
+                "the name of this home or device, recorded with each chore done here (task history); shared through sync",
+            fallback: hostName, check: deviceName),
     ]
+
+    /// This machine's host name (`gethostname`), the default device name.
+    static let hostName: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "this home" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "this home" : name
+    }()
+
+    private static let deviceName: @Sendable (String) -> Result<String, CommandError> = { text in
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 64,
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == ";" })
+        else { return .failure(.usage("a name of 1 to 64 characters, without control characters or ;")) }
+        return .success(trimmed)
+    }
 
     static func named(_ key: String) -> Setting? { all.first { $0.key == key.lowercased() } }
 

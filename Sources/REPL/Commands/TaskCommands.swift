@@ -9,21 +9,42 @@ struct TaskCommands {
 
     static let commands: [Command] = [
         Command(
-            ["task"], usage: "task add|list|done|edit|remove|undo|from-item|sync", summary: "household tasks",
+            ["task"], usage: "task add|list|lists|done|history|agenda|edit|remove|undo|from-item|sync",
+            summary: "household tasks",
             example: "task list", action: nil),
         Command(
-            ["task add"], usage: "task add <name> [--due DATE] [--every N day|week|month|year] [--note TEXT]",
-            summary: "add a task; recurring with --every (due today unless --due)",
+            ["task add"],
+            usage:
+                "task add <name> [--due DATE] [--every N day|week|month|year] [--note TEXT] [--priority high|medium|low] "
+                + "[--list NAME] [--under ID] [--remind BEFORE]",
+            summary:
+                "add a task; recurring with --every (due today unless --due); --due may carry a time (friday 18:00), "
+                + "--under makes it a step of another, --remind 30m reminds before the due time",
             example: "task add \"Take out the bins\" --every 1 week",
             arguments: [.init(name: "name", kind: .text, count: .rest)],
-            options: [.value("due"), .countAndUnit("every"), .value("note")]
+            options: [.value("due"), .countAndUnit("every"), .value("note")] + detailOptions
         ) { try await TaskCommands(context: $0.context).add($0) },
         Command(
-            ["task list"], aliases: ["task ls"], usage: "task list [--overdue|--today|--upcoming|--done|--all]",
+            ["task list"], aliases: ["task ls"],
+            usage: "task list [--overdue|--today|--upcoming|--done|--all] [--list NAME]",
             summary:
-                "open tasks by next due date, undated last; --today is due today, --upcoming tomorrow through the next 7 days, --overdue before today, --done the done ones, --all every task",
-            example: "task list --overdue", options: listFilters.map { .flag($0.0) }
+                "open tasks by next due date (then time, then priority), undated last; --today is due today, --upcoming tomorrow through the next 7 days, --overdue before today, --done every completion newest first, --all every task; --list one list",
+            example: "task list --overdue", options: listFilters.map { .flag($0.0) } + [.value("list")]
         ) { try await TaskCommands(context: $0.context).list($0) },
+        Command(
+            ["task lists"], usage: "task lists", summary: "the lists of chores, with their open and total counts",
+            example: "task lists"
+        ) { try await TaskCommands(context: $0.context).lists($0) },
+        Command(
+            ["task history"], usage: "task history <ID>",
+            summary: "every completion of a chore: when, the occurrence it was due, and the home that recorded it",
+            example: "task history 1", arguments: [.init(name: "ID", kind: .taskID)]
+        ) { try await TaskCommands(context: $0.context).history($0) },
+        Command(
+            ["task agenda"], usage: "task agenda [--days N]",
+            summary: "what is overdue, then what is due on each of the next 7 days (or N), with times and reminders",
+            example: "task agenda", options: [.value("days")]
+        ) { try await TaskCommands(context: $0.context).agenda($0) },
         Command(
             ["task done"], aliases: ["task complete"], usage: "task done <ID>",
             summary: "complete a task: a recurring one moves to its next due date, a one-off one is done",
@@ -31,10 +52,14 @@ struct TaskCommands {
         ) { try await TaskCommands(context: $0.context).done($0) },
         Command(
             ["task edit"],
-            usage: "task edit <ID> [--name T] [--due DATE] [--every N day|week|month|year|--once] [--note TEXT]",
-            summary: "change a task", example: "task edit 1 --every 2 weeks",
+            usage:
+                "task edit <ID> [--name T] [--due DATE] [--every N day|week|month|year|--once] [--note TEXT] "
+                + "[--priority high|medium|low|none] [--list NAME|none] [--under ID|none] [--remind BEFORE|none]",
+            summary: "change a task (none clears a priority, list, parent or reminders)",
+            example: "task edit 1 --every 2 weeks",
             arguments: [.init(name: "ID", kind: .taskID)],
             options: [.value("name"), .value("due"), .countAndUnit("every"), .flag("once"), .value("note")]
+                + detailOptions
         ) { try await TaskCommands(context: $0.context).edit($0) },
         Command(
             ["task remove"], aliases: ["task rm", "task delete"], usage: "task remove <ID>", summary: "delete a task",
@@ -50,36 +75,30 @@ struct TaskCommands {
         ) { try await TaskCommands(context: $0.context).fromItem($0) },
     ]
 
+    /// The options of a chore's details, as `task add` and `task edit` take them.
+    static let detailOptions: [Command.Option] = [
+        .value("priority"), .value("list"), .value("under", .taskID), .value("remind"),
+    ]
+
     /// `task list`'s flags, each a filter.
-    private static let listFilters: [(String, TaskListFilter)] = [
+    static let listFilters: [(String, TaskListFilter)] = [
         ("overdue", .overdue), ("today", .dueToday), ("upcoming", .upcoming), ("done", .done), ("all", .all),
     ]
 
-    private var tasks: TaskService { context.tasks }
+    var tasks: TaskService { context.tasks }
 
     private func add(_ input: CommandInput) async throws -> CommandOutput {
         let arguments = input.arguments
         let name = input.text("name") ?? ""
+        let due = try arguments.value("due").map { try Self.due($0, context) }
+        var details = try Self.details(arguments, clearing: false)
+        if let time = due?.time { details.dueTime = .set(time) }
         let task = try await tasks.add(
-            name: name, note: arguments.value("note"),
-            due: try arguments.value("due").map { try Self.dueDay($0, context) },
-            frequency: try arguments.value("every").map(Self.frequency))
+            name: name, note: arguments.value("note"), due: due?.day,
+            frequency: try arguments.value("every").map(Self.frequency), details: details)
         return CommandOutput(
             text: "added task #\(task.id ?? 0) \"\(TerminalText.sanitized(task.name))\"" + Self.schedule(task),
             json: .object(["id": .int(task.id ?? 0)]))
-    }
-
-    /// A chore's `--due`: a day. A date with a time (`2026-11-27T09:30`) is refused in words,
-    /// since a chore keeps only its day and dropping the time silently would mislead.
-    static func dueDay(_ text: String, _ context: CommandContext) throws -> Date {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let time = trimmed.range(of: #"[Tt ]\d{1,2}:\d{2}(:\d{2})?$"#, options: .regularExpression) {
-            let day = trimmed[..<time.lowerBound]
-            throw CommandError.usage(
-                "--due: a chore is due on a day, and a time is not kept; "
-                    + "\"\(trimmed)\" has one (\(trimmed[time].dropFirst())): give the day alone (\(day))")
-        }
-        return try context.parseDate(text, "--due")
     }
 
     /// `2 weeks`, `week`.
@@ -92,56 +111,22 @@ struct TaskCommands {
     /// `, due 2026-11-21, every 1 week`.
     static func schedule(_ task: HouseholdTask) -> String {
         var parts: [String] = []
-        if let due = task.dueDay { parts.append("due \(due)") }
+        if let due = task.dueDay { parts.append("due \(due)" + (task.dueTime.map { " \($0)" } ?? "")) }
         if let frequency = task.frequency { parts.append("\(frequency)") }
+        if let priority = task.priority { parts.append("\(priority) priority") }
+        if let list = task.list { parts.append("on \(TerminalText.sanitized(list))") }
+        if let parent = task.parentID { parts.append("a step of #\(parent)") }
+        if !task.reminders.isEmpty {
+            parts.append("reminders " + task.reminders.map(Self.reminderText).joined(separator: ", ") + " before")
+        }
         if task.isDone { parts.append("done") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
     }
 
-    private func list(_ input: CommandInput) async throws -> CommandOutput {
-        let chosen = Self.listFilters.filter { input.arguments.has($0.0) }
-        guard chosen.count <= 1 else {
-            throw CommandError.usage("choose one of --overdue, --today, --upcoming, --done, --all")
-        }
-        let filter = chosen.first?.1 ?? .open
-        let viewModel = TaskListViewModel(service: tasks)
-        await viewModel.load(filter)
-        if case .failed(let message, _) = viewModel.state { throw CommandError(code: "storage", message: message) }
-        let list = viewModel.state.content?.orderedTasks ?? []
-        let today = context.calendar.startOfDay(for: context.now())
-        // Done tasks keep their due dates; a DONE column says which are done where both kinds
-        // can appear.
-        let showsDone = filter == .done || filter == .all
-        var columns: [Table.Column] = [.init(title: "ID", alignRight: true), .init(title: "DUE")]
-        if showsDone { columns.append(.init(title: "DONE")) }
-        columns += [.init(title: "EVERY"), .init(title: "NAME", flexible: true), .init(title: "NOTE", flexible: true)]
-        var table = Table(columns: columns)
-        table.rows = list.map { task in
-            let overdue = !task.isDone && (task.dueDate.map { $0 < today } ?? false)
-            let due = task.dueDay ?? ""
-            var row = [String(task.id ?? 0), overdue ? context.display.styled(due, "31") : due]
-            if showsDone { row.append(task.isDone ? "✓" : "") }
-            return row + [task.frequency.map { "\($0)" } ?? "", task.name, task.note ?? ""]
-        }
-        let json = JSONValue.object([
-            "tasks": .array(
-                list.map { task in
-                    .object([
-                        "id": .int(task.id ?? 0), "name": .string(task.name), "note": .string(task.note),
-                        "due": .string(task.dueDay),
-                        "every": task.frequency.map {
-                            .object(["count": .int($0.count), "unit": .string($0.unit.rawValue)])
-                        } ?? .null,
-                        "done": .bool(task.isDone), "item_id": task.articleID.map { .int($0) } ?? .null,
-                    ])
-                })
-        ])
-        return CommandOutput(text: list.isEmpty ? "no tasks" : table.render(context.display), json: json)
-    }
-
     private func done(_ input: CommandInput) async throws -> CommandOutput {
         let id = try input.id("ID")
-        let task = try await tasks.complete(id: id)
+        let device = await context.settingValues()["device-name"]
+        let task = try await tasks.complete(id: id, device: device)
         let text =
             task.isDone
             ? "done: task #\(id) \"\(TerminalText.sanitized(task.name))\""
@@ -161,14 +146,22 @@ struct TaskCommands {
         if let every = arguments.value("every") { frequency = .set(try Self.frequency(every)) }
         if arguments.has("once") { frequency = .clear }
         var due = FieldChange<Date>.keep
+        var details = try Self.details(arguments, clearing: true)
         if let text = arguments.value("due") {
-            due =
-                ["none", "never", ""].contains(text.lowercased()) ? .clear : .set(try Self.dueDay(text, context))
+            if ["none", "never", ""].contains(text.lowercased()) {
+                due = .clear
+                details.dueTime = .clear
+            } else {
+                let moment = try Self.due(text, context)
+                due = .set(moment.day)
+                // A due date given without a time makes the chore one of the whole day.
+                details.dueTime = moment.time.map { .set($0) } ?? .clear
+            }
         }
         var note = FieldChange<String>.keep
         if let text = arguments.value("note") { note = text.isEmpty ? .clear : .set(text) }
         let task = try await tasks.edit(
-            id: id, name: arguments.value("name"), note: note, due: due, frequency: frequency)
+            id: id, name: arguments.value("name"), note: note, due: due, frequency: frequency, details: details)
         return .ok("changed task #\(id) \"\(TerminalText.sanitized(task.name))\"" + Self.schedule(task))
     }
 
@@ -196,11 +189,11 @@ struct TaskCommands {
 
     private func fromItem(_ input: CommandInput) async throws -> CommandOutput {
         let articleID = try input.id("ID")
-        let due = try input.arguments.value("due").map { try Self.dueDay($0, context) }
+        let due = try input.arguments.value("due").map { try Self.due($0, context) }
         let article = try await context.feeds.article(id: articleID).article
         let task = try await context.tasks.add(
-            name: Self.readLaterName(article, id: articleID), note: article.link?.absoluteString, due: due,
-            articleID: articleID)
+            name: Self.readLaterName(article, id: articleID), note: article.link?.absoluteString, due: due?.day,
+            articleID: articleID, details: TaskDetailChanges(dueTime: due?.time.map { .set($0) } ?? .keep))
         return CommandOutput(
             text: "added task #\(task.id ?? 0) \"\(TerminalText.sanitized(task.name))\"" + Self.schedule(task),
             json: .object(["id": .int(task.id ?? 0)]))

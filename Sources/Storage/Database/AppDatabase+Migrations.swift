@@ -207,6 +207,23 @@ extension AppDatabase {
             try db.execute(sql: "ALTER TABLE feed ADD COLUMN keepItems INTEGER")
             try db.execute(sql: "ALTER TABLE feed ADD COLUMN keepDays INTEGER")
         }
+        migrator.registerMigration("v23-chore-details", foreignKeyChecks: .immediate) { db in
+            // A due time of day (minutes after midnight) and its zone, a priority (iCalendar's
+            // 1, 5 or 9), a list, a parent chore, reminders (minutes before due, comma-separated),
+            // the whole RRULE of a rule richer than count and unit; who recorded a completion.
+            try db.execute(
+                sql: """
+                    ALTER TABLE task ADD COLUMN dueTime INTEGER CHECK (dueTime BETWEEN 0 AND 1439);
+                    ALTER TABLE task ADD COLUMN timeZone TEXT;
+                    ALTER TABLE task ADD COLUMN priority INTEGER CHECK (priority IN (1, 5, 9));
+                    ALTER TABLE task ADD COLUMN list TEXT CHECK (length(trim(list)) > 0);
+                    ALTER TABLE task ADD COLUMN parentId INTEGER REFERENCES task(id) ON DELETE SET NULL;
+                    ALTER TABLE task ADD COLUMN reminders TEXT;
+                    ALTER TABLE task ADD COLUMN rrule TEXT;
+                    ALTER TABLE taskCompletion ADD COLUMN device TEXT;
+                    CREATE INDEX task_parent ON task(parentId) WHERE parentId IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 

@@ -17,6 +17,15 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var articleId: Int64?
     var createdAt: Double
     var modifiedAt: Double
+    var dueTime: Int?
+    var timeZone: String?
+    var priority: Int?
+    var list: String?
+    var parentId: Int64?
+    /// Minutes before due, comma-separated (`30,1440`).
+    var reminders: String?
+    /// The whole RRULE when the frequency has rule parts beyond count and unit.
+    var rrule: String?
 
     init(_ task: HouseholdTask) {
         id = task.id
@@ -30,6 +39,13 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
         articleId = task.articleID
         createdAt = task.createdAt.timeIntervalSince1970
         modifiedAt = task.modifiedAt.timeIntervalSince1970
+        dueTime = task.dueTime?.minutesAfterMidnight
+        timeZone = task.timeZone
+        priority = task.priority?.rawValue
+        list = task.list
+        parentId = task.parentID
+        reminders = task.reminders.isEmpty ? nil : task.reminders.map(String.init).joined(separator: ",")
+        rrule = Self.rule(of: task.frequency)
     }
 
     /// Reads the columns by name: a task list decodes thousands of rows, and this is cheaper
@@ -46,6 +62,13 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
         articleId = row["articleId"]
         createdAt = Self.bounded(row["createdAt"]) ?? 0
         modifiedAt = Self.bounded(row["modifiedAt"]) ?? 0
+        dueTime = row["dueTime"]
+        timeZone = row["timeZone"]
+        priority = row["priority"]
+        list = row["list"]
+        parentId = row["parentId"]
+        reminders = row["reminders"]
+        rrule = row["rrule"]
     }
 
     /// A stored date within years 0001-9999: the schema accepts any REAL, and a value another
@@ -64,11 +87,12 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO task (id, name, note, dueDate, frequencyCount, frequencyUnit, anchorDate, isDone, \
-                articleId, createdAt, modifiedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                articleId, createdAt, modifiedAt, dueTime, timeZone, priority, list, parentId, reminders, rrule) \
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         statement.setUncheckedArguments([
             id, name, note, dueDate, frequencyCount, frequencyUnit, anchorDate, isDone, articleId, createdAt,
-            modifiedAt,
+            modifiedAt, dueTime, timeZone, priority, list, parentId, reminders, rrule,
         ])
         try statement.execute()
         id = db.lastInsertedRowID
@@ -79,11 +103,27 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
         if let frequencyCount, let unit = frequencyUnit.flatMap(Frequency.Unit.init(rawValue:)) {
             frequency = try? Frequency(count: frequencyCount, unit: unit)
         }
+        if let rrule, let ruled = Self.frequency(rule: rrule) { frequency = ruled }
+        // Values another program wrote are read leniently: a time, priority or reminder out of
+        // range is none rather than an error that would hide the task.
+        let minutes = (reminders ?? "").split(separator: ",").compactMap { Int($0) }
         return HouseholdTask(
             id: id, name: name, note: note, dueDate: dueDate.map(Date.init(timeIntervalSince1970:)),
             frequency: frequency, anchorDate: anchorDate.map(Date.init(timeIntervalSince1970:)), isDone: isDone,
-            articleID: articleId,
+            articleID: articleId, dueTime: dueTime.flatMap(TimeOfDay.init(minutesAfterMidnight:)),
+            timeZone: timeZone, priority: priority.flatMap(TaskPriority.init(iCalendar:)), list: list,
+            parentID: parentId, reminders: minutes.filter { abs($0) <= TaskReminder.maximumMinutes }.sorted(),
             createdAt: Date(timeIntervalSince1970: createdAt), modifiedAt: Date(timeIntervalSince1970: modifiedAt))
+    }
+
+    /// The RRULE stored for `frequency`: only when it has rule parts beyond count and unit.
+    static func rule(of frequency: Frequency?) -> String? {
+        nil
+    }
+
+    /// The frequency a stored RRULE names; `nil` when it cannot be read.
+    static func frequency(rule: String) -> Frequency? {
+        nil
     }
 }
 
@@ -95,9 +135,11 @@ struct TaskCompletionRecord: Codable, FetchableRecord, MutablePersistableRecord 
     var taskId: Int64
     var dueDate: Double?
     var completedAt: Double
+    var device: String?
 
     init(taskId: Int64, _ completion: TaskCompletion) {
         self.taskId = taskId
+        device = completion.device
         dueDate = completion.dueDate?.timeIntervalSince1970
         completedAt = completion.completedAt.timeIntervalSince1970
     }
@@ -107,7 +149,7 @@ struct TaskCompletionRecord: Codable, FetchableRecord, MutablePersistableRecord 
     var completion: TaskCompletion {
         TaskCompletion(
             taskID: taskId, dueDate: dueDate.map(Date.init(timeIntervalSince1970:)),
-            completedAt: Date(timeIntervalSince1970: completedAt))
+            completedAt: Date(timeIntervalSince1970: completedAt), device: device)
     }
 }
 

@@ -101,7 +101,10 @@ public struct TaskRepository: Sendable {
     /// The tasks a filter selects, in its order.
     public func tasks(_ filter: TaskFilter) async throws(StorageError) -> [HouseholdTask] {
         try await database.read { db in
-            let byDue = "dueDate IS NULL, dueDate, name COLLATE NOCASE, name, id"
+            // Within a day: a chore of the whole day first, then by time, then high priority first.
+            let byDue =
+                "dueDate IS NULL, dueDate, dueTime IS NOT NULL, dueTime, coalesce(priority, 10), "
+                + "name COLLATE NOCASE, name, id"
             let sql: String
             var arguments = StatementArguments()
             switch filter {
@@ -127,6 +130,41 @@ public struct TaskRepository: Sendable {
         try await database.read { db in
             try TaskCompletionRecord.filter(Column("taskId") == taskID).order(Column("completedAt"), Column("id"))
                 .fetchAll(db).map(\.completion)
+        }
+    }
+
+    /// Every completion of every task, newest first, at most `limit`.
+    public func recentCompletions(limit: Int) async throws(StorageError) -> [TaskCompletion] {
+        try await database.read { db in
+            try TaskCompletionRecord.order(Column("completedAt").desc, Column("id").desc).limit(max(0, limit))
+                .fetchAll(db).map(\.completion)
+        }
+    }
+
+    /// The newest completion of each task that has one, by task id.
+    public func lastCompletions() async throws(StorageError) -> [Int64: TaskCompletion] {
+        try await database.read { db in
+            let records = try TaskCompletionRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM taskCompletion AS c WHERE c.id = (SELECT id FROM taskCompletion \
+                    WHERE taskId = c.taskId ORDER BY completedAt DESC, id DESC LIMIT 1)
+                    """)
+            return Dictionary(records.map { ($0.taskId, $0.completion) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// The lists chores are on (`nil` the default list), with how many open chores each has and
+    /// how many in all, by name.
+    public func lists() async throws(StorageError) -> [(name: String?, open: Int, total: Int)] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT list, sum(isDone = 0) AS open, count(*) AS total FROM task GROUP BY list \
+                    ORDER BY list IS NOT NULL, list COLLATE NOCASE
+                    """
+            ).map { (name: $0["list"], open: $0["open"], total: $0["total"]) }
         }
     }
 

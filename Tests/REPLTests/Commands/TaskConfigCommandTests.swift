@@ -14,18 +14,22 @@ struct TaskConfigCommandTests {
         #expect(await app.run(["task add Insurance --due +1y"]).out == [#"added task #4 "Insurance", due 2027-11-22"#])
     }
 
-    @Test("a due date with a time is refused in words, not cut to its day; the task is not added")
+    @Test("a due date with a time keeps the time; a new due date without one makes a chore of the whole day")
     func dueWithTime() async throws {
         let app = try await TestApp()
-        for text in ["2026-11-27T09:30", "2026-11-27 09:30", "2026-11-27t9:30:15"] {
-            let added = await app.run(["task add \"Call plumber\" --due \"\(text)\""])
-            #expect(added.status == 1)
-            #expect(added.err.joined().contains("a time is not kept"), "\(added.err)")
-            #expect(added.err.joined().contains("give the day alone (2026-11-27)"), "\(added.err)")
-        }
-        #expect(await app.run(["task list"]).out == ["no tasks"])
-        #expect(await app.run(["task add Plumber --due 2026-11-27"]).status == 0)
-        #expect(await app.run(["task edit 1 --due 2026-11-28T10:00"]).status == 1)
+        #expect(
+            await app.run(["task add \"Call plumber\" --due 2026-11-27T09:30"]).out == [
+                #"added task #1 "Call plumber", due 2026-11-27 09:30"#
+            ])
+        let listed = await app.run(["task list"]).out.joined()
+        #expect(listed.contains(" 1  2026-11-27 09:30") && listed.contains("Call plumber"), "\(listed)")
+        let json = await app.run(["task list"], json: true).out.joined()
+        #expect(json.contains(#""due":"2026-11-27""#) && json.contains(#""time":"09:30""#), "\(json)")
+        #expect(await app.run(["task edit 1 --due 2026-11-28T10:00"]).out.joined().contains("due 2026-11-28 10:00"))
+        #expect(
+            await app.run(["task edit 1 --due 2026-11-29"]).out == [#"changed task #1 "Call plumber", due 2026-11-29"#])
+        let refused = await app.run(["task add Plumber --due 2026-11-27t9:30:15"])
+        #expect(refused.status == 1 && refused.err.joined().contains("the time must be HH:MM"), "\(refused)")
     }
 
     @Test("removing a recurring chore's due date is refused in words; with --once it becomes an undated one-off")
