@@ -4,10 +4,14 @@ checks: what it reads of the chores Tidings wrote, and chores it writes for Tidi
 Usage: caldav_client.py BASE_URL USER PASSWORD COLLECTION_PATH list
        caldav_client.py BASE_URL USER PASSWORD COLLECTION_PATH add UID SUMMARY DUE_DATE RRULE
        caldav_client.py BASE_URL USER PASSWORD COLLECTION_PATH complete UID
+       caldav_client.py BASE_URL USER PASSWORD COLLECTION_PATH add-timed UID SUMMARY DUE TZID PRIORITY TRIGGER
 
 `list` prints one JSON array of the VTODOs as icalendar parses them (summary, description,
 due and dtstart as ISO dates, rrule as text, status, completed); `add` writes a VTODO built with
-icalendar (RRULE may be empty); `complete` marks one completed, as a one-off client would.
+icalendar (RRULE may be empty); `complete` marks one completed, as a one-off client would;
+`add-timed` writes one due at a local time (DUE `YYYY-MM-DDTHH:MM` in zone TZID), with a
+PRIORITY and one display alarm whose TRIGGER is a duration relative to the due time. `list`
+also prints each VTODO's due time (`HH:MM`) and TZID, priority, and its alarms' triggers.
 Run it with the Python that `make deps` installs under .build/tools/caldav.
 """
 import datetime
@@ -38,6 +42,10 @@ if command == "list":
             "rrule": rrule.to_ical().decode() if rrule else None,
             "status": str(component.get("STATUS")) if component.get("STATUS") else None,
             "completed": completed.dt.astimezone(datetime.timezone.utc).isoformat() if completed else None,
+            "due_time": due.dt.strftime("%H:%M") if due and isinstance(due.dt, datetime.datetime) else None,
+            "tzid": str(due.dt.tzinfo) if due and isinstance(due.dt, datetime.datetime) and due.dt.tzinfo else None,
+            "priority": int(component.get("PRIORITY")) if component.get("PRIORITY") is not None else None,
+            "alarms": [alarm.get("TRIGGER").to_ical().decode() for alarm in component.walk("VALARM")],
         })
     print(json.dumps(sorted(todos, key=lambda todo: todo["summary"])))
 elif command == "add":
@@ -53,6 +61,26 @@ elif command == "add":
     if rrule:
         todo.add("rrule", icalendar.vRecur.from_ical(rrule))
     ical.add_component(todo)
+    calendar.save_todo(ical.to_ical().decode())
+elif command == "add-timed":
+    import zoneinfo
+    uid, summary, due, tzid, priority, trigger = sys.argv[6:12]
+    ical = icalendar.Calendar()
+    ical.add("prodid", "-//python-caldav reference//EN")
+    ical.add("version", "2.0")
+    todo = icalendar.Todo()
+    todo.add("uid", uid)
+    todo.add("dtstamp", datetime.datetime(2026, 11, 23, 12, tzinfo=datetime.timezone.utc))
+    todo.add("summary", summary)
+    todo.add("due", datetime.datetime.fromisoformat(due).replace(tzinfo=zoneinfo.ZoneInfo(tzid)))
+    todo.add("priority", int(priority))
+    alarm = icalendar.Alarm()
+    alarm.add("action", "DISPLAY")
+    alarm.add("description", summary)
+    alarm.add("trigger", icalendar.vDuration.from_ical(trigger), parameters={"RELATED": "END"})
+    todo.add_component(alarm)
+    ical.add_component(todo)
+    ical.add_missing_timezones()
     calendar.save_todo(ical.to_ical().decode())
 elif command == "complete":
     todo = calendar.todo_by_uid(sys.argv[6])

@@ -19,10 +19,15 @@ package enum ChoreMapping {
         let completed = local.completions.last.map(wholeSeconds)
         // A chore cancelled elsewhere stays cancelled while it is not reopened here.
         let cancelled = task.isDone && base?.isCancelled == true
-        return ChoreFields(
+        var fields = ChoreFields(
             name: task.name, note: task.note, due: task.dueDate, frequency: task.frequency,
             isDone: (!recurring || cancelled) && task.isDone, completed: recurring || task.isDone ? completed : nil,
             link: local.articleLink ?? base?.link, isCancelled: cancelled)
+        fields.dueTime = task.dueDate == nil ? nil : task.dueTime
+        fields.timeZone = fields.dueTime == nil ? nil : task.timeZone
+        fields.priority = task.priority
+        fields.reminders = task.dueDate == nil ? [] : task.reminders
+        return fields
     }
 
     /// Why a chore's fields cannot be a task.
@@ -93,6 +98,10 @@ package enum ChoreMapping {
         take(\.isCancelled)
         take(\.completed)
         take(\.link)
+        take(\.dueTime)
+        take(\.timeZone)
+        take(\.priority)
+        take(\.reminders)
         return result
     }
 
@@ -122,6 +131,10 @@ package enum ChoreMapping {
         task.dueDate = fields.due
         task.frequency = fields.frequency
         task.isDone = (fields.frequency == nil || fields.isCancelled) && fields.isDone
+        task.dueTime = fields.due == nil ? nil : fields.dueTime
+        task.timeZone = task.dueTime == nil ? nil : fields.timeZone
+        task.priority = fields.priority
+        task.reminders = fields.due == nil ? [] : fields.reminders
         var forgetting: Range<Date>?
         var remaining = current?.completions.map(wholeSeconds) ?? []
         if fields.frequency != nil, let agreed = base?.completed, remaining.contains(agreed),

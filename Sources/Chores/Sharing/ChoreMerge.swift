@@ -28,6 +28,10 @@ package enum ChoreMerge {
         field("cancelled", \.isCancelled)
         field("completed", \.completed)
         field("link", \.link)
+        field("time", \.dueTime)
+        field("time zone", \.timeZone)
+        field("priority", \.priority)
+        field("reminders", \.reminders)
         return (merged, conflicts)
     }
 
@@ -44,6 +48,11 @@ package enum ChoreMerge {
         case "cancelled": return fields.isCancelled ? "cancelled" : "not cancelled"
         case "completed": return fields.completed.map { RFC3339.string(from: $0) } ?? "none"
         case "link": return fields.link?.absoluteString ?? "none"
+        case "time": return fields.dueTime.map(\.description) ?? "none"
+        case "time zone": return fields.timeZone ?? "none"
+        case "priority": return fields.priority.map(\.description) ?? "none"
+        case "reminders":
+            return fields.reminders.isEmpty ? "none" : fields.reminders.map { "\($0)m" }.joined(separator: ", ")
         default: return "?"
         }
     }

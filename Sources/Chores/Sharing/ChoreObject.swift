@@ -22,6 +22,14 @@ package struct ChoreFields: Sendable, Equatable {
     package var completed: Date?
     /// `URL`: the article a read-later chore links to.
     package var link: URL?
+    /// The time of day of a `DUE` that is a DATE-TIME (see `ChoreObject.dueTime(of:calendar:)`).
+    package var dueTime: TimeOfDay?
+    /// The `TZID` of that time, when this system knows the zone; `nil` is the user's own.
+    package var timeZone: String?
+    /// `PRIORITY` (1–4 high, 5 medium, 6–9 low).
+    package var priority: TaskPriority?
+    /// The `VALARM`s that can be said as a time before the due time, in minutes, ascending.
+    package var reminders: [Int] = []
 
     package init(
         name: String, note: String? = nil, due: Date? = nil, frequency: Frequency? = nil, isDone: Bool = false,
@@ -116,7 +124,16 @@ package struct ChoreObject: Sendable, Equatable {
                 throw .invalid(property: "DUE", value: due.value)
             }
             fields.due = day
+            (fields.dueTime, fields.timeZone) = Self.dueTime(of: due, calendar: timeZoneCalendar)
+            fields.reminders = Array(
+                Set(
+                    Self.reminders(
+                        in: todo, due: Self.dueInstant(fields, calendar: timeZoneCalendar),
+                        calendar: timeZoneCalendar
+                    ).map(\.minutes))
+            ).sorted()
         }
+        fields.priority = Self.priority(of: todo)
         if let rule = todo.property("RRULE") {
             fields.frequency = try Self.frequency(rule.value)
         }
@@ -139,6 +156,9 @@ package struct ChoreObject: Sendable, Equatable {
     /// property and component stays as it was.
     package mutating func apply(_ fields: ChoreFields, now: Date, calendar timeZoneCalendar: Calendar) {
         let current = try? self.fields(calendar: timeZoneCalendar)
+        let knownZones = Set(calendar.root.components(named: "VTIMEZONE").compactMap { $0.property("TZID")?.value })
+        var zones: [ICalendar.Component] = []
+        defer { for zone in zones { calendar.root.prepend(zone) } }
         calendar.root.updateComponents(named: "VTODO") { todo in
             var changed = false
             func set(_ property: ICalendar.Property?, named name: String) {
@@ -151,9 +171,33 @@ package struct ChoreObject: Sendable, Equatable {
             if current?.note != fields.note {
                 set(fields.note.map { ICalendar.Property(name: "DESCRIPTION", text: $0) }, named: "DESCRIPTION")
             }
-            if current?.due != fields.due {
+            let timeChanged = current?.dueTime != fields.dueTime || current?.timeZone != fields.timeZone
+            if let day = fields.due, timeChanged || todo.property("DUE") == nil {
+                changed = true
+                Self.writeDue(
+                    day: day, time: fields.dueTime, zone: fields.timeZone, todo: &todo, known: knownZones,
+                    zones: &zones, calendar: timeZoneCalendar)
+            } else if current?.due != fields.due {
                 changed = true
                 Self.moveDue(of: &todo, to: fields.due, calendar: timeZoneCalendar)
+            }
+            if current?.priority != fields.priority {
+                set(
+                    fields.priority.map { ICalendar.Property(name: "PRIORITY", value: String($0.rawValue)) },
+                    named: "PRIORITY")
+            }
+            // An alarm at a set time (as Reminders writes them) moves with the due time.
+            if let old = current.flatMap({ Self.dueInstant($0, calendar: timeZoneCalendar) }),
+                let new = Self.dueInstant(fields, calendar: timeZoneCalendar), old != new
+            {
+                Self.shiftAlarms(of: &todo, by: new.timeIntervalSince(old))
+            }
+            if current?.reminders != fields.reminders {
+                // Alarms are read against the due time as it is now written.
+                let due = Self.dueInstant(fields, calendar: timeZoneCalendar)
+                let before = todo.components(named: "VALARM")
+                Self.setReminders(fields.reminders, of: &todo, due: due, calendar: timeZoneCalendar)
+                if todo.components(named: "VALARM") != before { changed = true }
             }
             if current?.frequency != fields.frequency {
                 set(
@@ -338,6 +382,12 @@ enum ICalendarDate {
         var value = date(moved)
         if let time = parsed.time { value += String(format: "T%02d%02d%02d", time.hour, time.minute, time.second) }
         return ICalendar.Property(name: property.name, parameters: property.parameters, value: value)
+    }
+
+    /// The time of a DATE or DATE-TIME value (`nil` for a DATE) and whether it is UTC; `nil`
+    /// when the value is neither.
+    static func components(_ value: String) -> (time: (hour: Int, minute: Int, second: Int)?, isUTC: Bool)? {
+        parse(value).map { ($0.time, $0.isUTC) }
     }
 
     private struct Parsed {

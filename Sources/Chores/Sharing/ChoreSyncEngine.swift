@@ -198,9 +198,41 @@ struct ChoreSyncRun {
             try await repository.rename(renamed)
             state = try await repository.localState()
         }
+        if try await takeNewFields(state) { state = try await repository.localState() }
         tasks = Dictionary(
             state.tasks.compactMap { task in task.task.id.map { ($0, task) } }, uniquingKeysWith: { a, _ in a })
         items = Dictionary(state.items.map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Objects last synced by a version that did not read due times, priorities and reminders:
+    /// their tasks take those fields from the text once (where the task has none of its own),
+    /// so that the first sync after an update does not take them off the server as if they had
+    /// been removed here. Returns whether anything was written.
+    func takeNewFields(_ state: (tasks: [ChoreSyncTask], items: [ChoreSyncItem])) async throws -> Bool {
+        let old = state.items.filter { $0.fieldsVersion < ChoreSyncItem.currentFieldsVersion }
+        guard !old.isEmpty else { return false }
+        let byID = Dictionary(
+            state.tasks.compactMap { task in task.task.id.map { ($0, task.task) } }, uniquingKeysWith: { a, _ in a })
+        for item in old {
+            var taken: HouseholdTask?
+            if let id = item.taskID, let local = byID[id], let base = baseFields(item) {
+                var task = local
+                if task.priority == nil { task.priority = base.priority }
+                // A time and reminders belong to the due day they were read with.
+                if local.dueDate == base.due, local.dueDate != nil {
+                    if task.dueTime == nil, base.dueTime != nil {
+                        task.dueTime = base.dueTime
+                        task.timeZone = base.timeZone
+                    }
+                    if task.reminders.isEmpty { task.reminders = base.reminders }
+                }
+                if task != local { taken = task }
+            }
+            _ = try await repository.takeFields(
+                href: item.href, task: taken, expected: taken == nil ? nil : item.taskID.flatMap { byID[$0] },
+                source: ChoreSyncEngine.source)
+        }
+        return true
     }
 
     // MARK: - Helpers

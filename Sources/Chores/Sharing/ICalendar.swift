@@ -157,6 +157,23 @@ extension ICalendar {
             items.removeAll { if case .property(let property) = $0 { property.name == name } else { false } }
         }
 
+        /// Removes every property that matches `predicate`.
+        package mutating func removeProperties(where predicate: (Property) -> Bool) {
+            items.removeAll { if case .property(let property) = $0 { predicate(property) } else { false } }
+        }
+
+        /// Removes every nested component that matches `predicate`.
+        package mutating func removeComponents(where predicate: (Component) -> Bool) {
+            items.removeAll { if case .component(let component) = $0 { predicate(component) } else { false } }
+        }
+
+        /// Adds a nested component before the first nested component (a `VTIMEZONE` goes before
+        /// the `VTODO` that uses it), or at the end when there is none.
+        package mutating func prepend(_ component: Component) {
+            let index = items.firstIndex { if case .component = $0 { true } else { false } } ?? items.endIndex
+            items.insert(.component(component), at: index)
+        }
+
         /// Replaces the components matching `predicate` through `change`.
         package mutating func updateComponents(
             where predicate: (Component) -> Bool, _ change: (inout Component) -> Void

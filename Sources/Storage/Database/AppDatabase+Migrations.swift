@@ -224,6 +224,15 @@ extension AppDatabase {
                     CREATE INDEX task_parent ON task(parentId) WHERE parentId IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v24-chore-fields-version", foreignKeyChecks: .immediate) { db in
+            // Which fields the text last synced was read with: 1 before due times, priorities and
+            // reminders were read (the next sync takes them from it once), 2 since.
+            try db.execute(
+                sql: """
+                    ALTER TABLE choreSyncItem ADD COLUMN fieldsVersion INTEGER NOT NULL DEFAULT 2;
+                    UPDATE choreSyncItem SET fieldsVersion = 1;
+                    """)
+        }
         return migrator
     }
 

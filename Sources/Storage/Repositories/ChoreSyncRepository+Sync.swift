@@ -83,8 +83,11 @@ extension ChoreSyncRepository {
                     articleLink: task.articleID.flatMap { links[$0] })
             }
             let items = try Row.fetchAll(
-                db, sql: "SELECT href, uid, taskId, etag, icalendar FROM choreSyncItem ORDER BY href"
-            ).map { ChoreSyncItem(href: $0[0], uid: $0[1], taskID: $0[2], etag: $0[3], icalendar: $0[4]) }
+                db, sql: "SELECT href, uid, taskId, etag, icalendar, fieldsVersion FROM choreSyncItem ORDER BY href"
+            ).map {
+                ChoreSyncItem(
+                    href: $0[0], uid: $0[1], taskID: $0[2], etag: $0[3], icalendar: $0[4], fieldsVersion: $0[5])
+            }
             return (tasks, items)
         }
     }
@@ -220,12 +223,33 @@ extension ChoreSyncRepository {
             sql: "DELETE FROM choreSyncItem WHERE uid = ? AND href <> ?", arguments: [item.uid, item.href])
         try db.execute(
             sql: """
-                INSERT INTO choreSyncItem (href, uid, taskId, etag, icalendar) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO choreSyncItem (href, uid, taskId, etag, icalendar, fieldsVersion)
+                VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (href) DO UPDATE SET
                     uid = excluded.uid, taskId = excluded.taskId, etag = excluded.etag,
-                    icalendar = excluded.icalendar,
+                    icalendar = excluded.icalendar, fieldsVersion = excluded.fieldsVersion,
                     formerTaskId = CASE WHEN excluded.taskId IS NULL THEN formerTaskId END
                 """,
-            arguments: [item.href, item.uid, item.taskID, item.etag, item.icalendar])
+            arguments: [item.href, item.uid, item.taskID, item.etag, item.icalendar, item.fieldsVersion])
+    }
+
+    /// Marks the object at `href` as read with the current fields, and saves `task` (what the
+    /// task took from it) when the task is still `expected`, in one transaction. Returns
+    /// whether it was written (not when the task changed meanwhile).
+    public func takeFields(href: String, task: HouseholdTask?, expected: HouseholdTask?, source: ChangeSource)
+        async throws(StorageError) -> Bool
+    {
+        try await database.write(source: source) { db -> Bool in
+            if let task, let id = task.id {
+                guard try TaskRecord.fetchOne(db, key: id)?.task == expected else { return false }
+                let record = TaskRecord(task)
+                try record.update(db)
+                database.tracker.record(.task, updated: [id])
+            }
+            try db.execute(
+                sql: "UPDATE choreSyncItem SET fieldsVersion = ? WHERE href = ?",
+                arguments: [ChoreSyncItem.currentFieldsVersion, href])
+            return true
+        }
     }
 }

@@ -35,8 +35,19 @@ public struct ChoreSyncItem: Sendable, Hashable {
     public var etag: String?
     /// The text last synced: what both sides agreed on, the base of a three-way merge.
     public var icalendar: String
+    /// Which of the chore's fields the task took from that text: 1 for an object last synced
+    /// before due times, priorities and reminders were shared (the task has yet to take them
+    /// from it), `currentFieldsVersion` since.
+    public var fieldsVersion: Int
 
-    public init(href: String, uid: String, taskID: Int64?, etag: String?, icalendar: String) {
+    /// The fields a sync now reads.
+    public static let currentFieldsVersion = 2
+
+    public init(
+        href: String, uid: String, taskID: Int64?, etag: String?, icalendar: String,
+        fieldsVersion: Int = ChoreSyncItem.currentFieldsVersion
+    ) {
+        self.fieldsVersion = fieldsVersion
         self.href = href
         self.uid = uid
         self.taskID = taskID

@@ -46,7 +46,9 @@ struct ChoreObjectTests {
         #expect(fields.frequency == (try Frequency(count: 3, unit: .day)))
     }
 
-    @Test("moving the due day keeps its time and zone, moves DTSTART with it, and leaves every other line alone")
+    @Test(
+        "moving the due day keeps its time and zone, moves DTSTART and an alarm set at a time with it, and leaves every other line alone"
+    )
     func moveDueKeepsTheRest() throws {
         let text = try ICalendarTests.text("apple-reminders.ics")
         var object = try ChoreObject(parsing: text)
@@ -61,6 +63,7 @@ struct ChoreObjectTests {
             changed == [
                 "DTSTAMP:20241107T172000Z", "DUE;TZID=Europe/Berlin:20241112T090000",
                 "DTSTART;TZID=Europe/Berlin:20241112T090000", "LAST-MODIFIED:20241107T172000Z",
+                "TRIGGER;VALUE=DATE-TIME:20241112T080000Z",
             ])
         #expect(try ChoreObject(parsing: object.calendar.text).fields(calendar: Self.calendar()) == fields)
     }

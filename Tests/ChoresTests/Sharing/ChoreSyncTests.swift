@@ -326,13 +326,21 @@ struct ChoreSyncFailureTests {
             _ = try await home.tasks.edit(id: try #require(task.id), due: .set(ChoreObjectTests.day("2024-11-08")))
             #expect(try await home.sync.sync().sent == 1)
             let after = try #require(try await client.fetch([href]).first?.icalendar)
-            let moved: Set = ["DUE", "DTSTART", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"]
+            // An alarm set at a time (Reminders') moves with the due day; one relative to it stays.
+            let moved: Set = ["DUE", "DTSTART", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE", "TRIGGER"]
             func kept(_ text: String) -> [String] {
                 ChoreSyncFailureTests.unfolded(text).filter { line in
                     !moved.contains(where: { line.hasPrefix($0 + ":") || line.hasPrefix($0 + ";") })
                 }
             }
             #expect(kept(after) == kept(before))
+            let triggers = Self.unfolded(after).filter { $0.hasPrefix("TRIGGER") }
+            #expect(
+                triggers == [
+                    fixture == "tasks-org.ics"
+                        ? Self.unfolded(before).first { $0.hasPrefix("TRIGGER") } ?? "?"
+                        : "TRIGGER;VALUE=DATE-TIME:20241108T080000Z"
+                ], "\(triggers)")
             let due = Self.unfolded(after).filter { $0.hasPrefix("DUE") }
             #expect(
                 due == [
