@@ -123,7 +123,7 @@ extension Frequency {
     }
 
     /// `1st`, `2nd`, `23rd`, `last` (-1), `2nd to last` (-2).
-    static func ordinalWords(_ number: Int) -> String {
+    package static func ordinalWords(_ number: Int) -> String {
         if number == -1 { return "last" }
         if number < 0 { return ordinalWords(-number) + " to last" }
         let suffix =

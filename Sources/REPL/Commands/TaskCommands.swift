@@ -84,9 +84,7 @@ struct TaskCommands {
 
     /// `2 weeks`, `week`.
     static func frequency(_ text: String) throws -> Frequency {
-        let parts = text.split(separator: " ").map(String.init)
-        if parts.count == 2 { return try Frequency.parse(count: parts[0], unit: parts[1]) }
-        return try Frequency.parse(count: "1", unit: parts.first ?? "")
+        try RecurrenceArgument.parse(text)
     }
 
     /// `, due 2026-11-21, every 1 week`.
