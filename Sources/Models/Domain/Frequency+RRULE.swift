@@ -40,14 +40,14 @@ extension Frequency {
             try WeekdayRule(rruleValue: entry)
         }
         let monthDays = try Self.list(values["BYMONTHDAY"], name: "BYMONTHDAY", rrule) { entry throws(ModelError) in
-            guard let day = Self.signedNumber(entry), Self.monthDayRange.contains(abs(day)) else {
+            guard let day = Self.signedNumber(entry), Self.counts(day, upTo: Self.monthDayLimit) else {
                 throw .invalidRecurrence(
                     "\"\(entry)\" is not a day of the month (1 to 31, or -31 to -1 counting from the end)")
             }
             return day
         }
         let setPositions = try Self.list(values["BYSETPOS"], name: "BYSETPOS", rrule) { entry throws(ModelError) in
-            guard let position = Self.signedNumber(entry), Self.setPositionRange.contains(abs(position)) else {
+            guard let position = Self.signedNumber(entry), Self.counts(position, upTo: Self.setPositionLimit) else {
                 throw .invalidRecurrence(
                     "\"\(entry)\" is not a position (1 to 366, or -366 to -1 counting from the end)")
             }

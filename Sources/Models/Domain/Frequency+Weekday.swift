@@ -52,8 +52,8 @@ extension Frequency {
         /// from the end; `nil` for every one.
         public let ordinal: Int?
 
-        /// The most weeks a year's ordinal can count (`53MO`).
-        static let ordinalRange = 1...53
+        /// The furthest an ordinal counts, from either end of a year (`53MO`).
+        static let ordinalLimit = 53
 
         /// Creates a rule for `weekday`, numbered by `ordinal` when it is given.
         ///
@@ -62,7 +62,7 @@ extension Frequency {
         ///   - ordinal: 1…53 or -53…-1; `nil` for every `weekday`.
         /// - Throws: `ModelError.invalidRecurrence` for an ordinal of 0 or beyond ±53.
         public init(_ weekday: Weekday, ordinal: Int? = nil) throws(ModelError) {
-            if let ordinal, !Self.ordinalRange.contains(abs(ordinal)) {
+            if let ordinal, !Frequency.counts(ordinal, upTo: Self.ordinalLimit) {
                 throw .invalidRecurrence(
                     "\"\(ordinal)\(weekday.rawValue)\": a weekday is numbered 1 to 53, or -53 to -1 from the end")
             }

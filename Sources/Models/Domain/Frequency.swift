@@ -70,13 +70,13 @@ public struct Frequency: Sendable, Hashable, Codable, CustomStringConvertible {
             throw .invalidRecurrence(
                 "\(numbered) needs a monthly or yearly recurrence, not a \(unit == .day ? "daily" : "weekly") one")
         }
-        if let day = monthDays.first(where: { !Self.monthDayRange.contains(abs($0)) }) {
+        if let day = monthDays.first(where: { !Self.counts($0, upTo: Self.monthDayLimit) }) {
             throw .invalidRecurrence("a day of the month is 1 to 31, or -31 to -1 counting from the end, not \(day)")
         }
         if unit == .week, !monthDays.isEmpty {
             throw .invalidRecurrence("a weekly recurrence cannot fall on days of the month")
         }
-        if let position = setPositions.first(where: { !Self.setPositionRange.contains(abs($0)) }) {
+        if let position = setPositions.first(where: { !Self.counts($0, upTo: Self.setPositionLimit) }) {
             throw .invalidRecurrence("a position is 1 to 366, or -366 to -1 counting from the end, not \(position)")
         }
         self.count = count
@@ -88,8 +88,16 @@ public struct Frequency: Sendable, Hashable, Codable, CustomStringConvertible {
         self.setPositions = Self.fromStartThenEnd(setPositions)
     }
 
-    static let monthDayRange = 1...31
-    static let setPositionRange = 1...366
+    /// The furthest `monthDays` count, from either end of the month.
+    static let monthDayLimit = 31
+    /// The furthest `setPositions` count, from either end of a period.
+    static let setPositionLimit = 366
+
+    /// Whether `value` counts 1…`limit` from the start or -`limit`…-1 from the end (0 does
+    /// not count; `abs` would trap on `Int.min`, which decoded JSON can hold).
+    static func counts(_ value: Int, upTo limit: Int) -> Bool {
+        value != 0 && value >= -limit && value <= limit
+    }
 
     /// `values` without repeats, counted-from-the-start ones first (ascending), then those
     /// counted from the end, the last last: `[15, 1, -1, -2]` → `[1, 15, -2, -1]`.
@@ -120,11 +128,11 @@ public struct Frequency: Sendable, Hashable, Codable, CustomStringConvertible {
             let key: CodingKeys =
                 if count < 1 {
                     .count
-                } else if monthDays.contains(where: { !Self.monthDayRange.contains(abs($0)) })
+                } else if monthDays.contains(where: { !Self.counts($0, upTo: Self.monthDayLimit) })
                     || (unit == .week && !monthDays.isEmpty)
                 {
                     .monthDays
-                } else if setPositions.contains(where: { !Self.setPositionRange.contains(abs($0)) }) {
+                } else if setPositions.contains(where: { !Self.counts($0, upTo: Self.setPositionLimit) }) {
                     .setPositions
                 } else {
                     .weekdays

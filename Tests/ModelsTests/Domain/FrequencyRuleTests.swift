@@ -169,6 +169,8 @@ struct FrequencyRuleTests {
         #expect(throws: ModelError.self) { try Frequency(count: 1, unit: .month, weekdays: [], setPositions: [0]) }
         #expect(throws: ModelError.self) { try Frequency.WeekdayRule(.friday, ordinal: 0) }
         #expect(throws: ModelError.self) { try Frequency.WeekdayRule(.friday, ordinal: -54) }
+        #expect(throws: ModelError.self) { try Frequency.WeekdayRule(.friday, ordinal: .min) }
+        #expect(throws: ModelError.self) { try Frequency(count: 1, unit: .month, weekdays: [], monthDays: [.min]) }
         #expect(try Frequency.WeekdayRule(.friday, ordinal: 53).rruleValue == "53FR")
     }
 
@@ -213,6 +215,8 @@ struct FrequencyRuleTests {
             #"{"count":1,"unit":"month","weekdays":["FR"],"set_positions":[0]}"#,
             #"{"count":0,"unit":"month","weekdays":["FR"]}"#,
             #"{"count":1,"unit":"month","weekdays":"FR"}"#,
+            #"{"count":1,"unit":"month","month_days":[-9223372036854775808]}"#,
+            #"{"count":1,"unit":"month","weekdays":["FR"],"set_positions":[-9223372036854775808]}"#,
         ])
     func jsonRefused(text: String) {
         #expect(throws: DecodingError.self) { try JSONCoding.decoder().decode(Frequency.self, from: Data(text.utf8)) }
