@@ -284,40 +284,21 @@ package struct ChoreObject: Sendable, Equatable {
         }
     }
 
-    /// `FREQ=...;INTERVAL=N`.
+    /// `FREQ=...;INTERVAL=N`, then `BYDAY`, `BYMONTHDAY` and `BYSETPOS` when the frequency has
+    /// them (`Frequency.rruleValue`).
     static func rule(_ frequency: Frequency) -> String {
-        let freq =
-            switch frequency.unit {
-            case .day: "DAILY"
-            case .week: "WEEKLY"
-            case .month: "MONTHLY"
-            case .year: "YEARLY"
-            }
-        return "FREQ=\(freq);INTERVAL=\(frequency.count)"
+        frequency.rruleValue
     }
 
-    /// The frequency an `RRULE` names by `FREQ` and `INTERVAL` (its other parts, such as
-    /// `BYDAY`, are kept in the object but not read).
+    /// The frequency an `RRULE` names by `FREQ`, `INTERVAL`, `BYDAY`, `BYMONTHDAY` and `BYSETPOS`
+    /// (`Frequency.init(rrule:)`; its other parts, such as `UNTIL`, are kept in the object but
+    /// not read).
     static func frequency(_ rule: String) throws(ChoreObjectError) -> Frequency {
-        var parts: [String: String] = [:]
-        for part in rule.split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2 else { throw .invalid(property: "RRULE", value: rule) }
-            parts[pair[0].uppercased()] = String(pair[1])
+        do {
+            return try Frequency(rrule: rule)
+        } catch {
+            throw .invalid(property: "RRULE", value: rule)
         }
-        let unit: Frequency.Unit
-        switch parts["FREQ"]?.uppercased() {
-        case "DAILY": unit = .day
-        case "WEEKLY": unit = .week
-        case "MONTHLY": unit = .month
-        case "YEARLY": unit = .year
-        default: throw .invalid(property: "RRULE", value: rule)
-        }
-        let interval = parts["INTERVAL"].map { Int($0) } ?? 1
-        guard let interval, interval >= 1, interval <= 10_000,
-            let frequency = try? Frequency(count: interval, unit: unit)
-        else { throw .invalid(property: "RRULE", value: rule) }
-        return frequency
     }
 }
 

@@ -4,7 +4,8 @@ import Foundation
 /// options the command accepts.
 ///
 /// An option takes one value (`--title T`), none (`--unread`), or, for `--every`, a count and
-/// a unit (`--every 2 weeks`, or `--every week` for a count of 1). A value may start with `-`
+/// a unit (`--every 2 weeks`, or `--every week` for a count of 1) and, after `on`, every word up
+/// to the next option (`--every 2 weeks on mon, thu --note x`). A value may start with `-`
 /// (`--since -2w`). An unknown option is a usage error that suggests the nearest known one.
 struct ArgumentList {
     /// How an option takes its value.
@@ -12,7 +13,8 @@ struct ArgumentList {
         /// A switch without a value.
         case flag
         case value
-        /// A count and a unit (`--every 2 weeks`).
+        /// A count and a unit (`--every 2 weeks`, `--every weekday`), and the words of an `on`
+        /// clause after them (`--every month on the last friday`).
         case countAndUnit
     }
 
@@ -57,20 +59,30 @@ struct ArgumentList {
                 guard index < words.count else {
                     throw .usage("\(command): \(word) needs a count and a unit, like \(word) 2 weeks")
                 }
-                // A number (whole or not: the frequency rules say what is wrong with 1.5) takes
-                // the unit after it; a lone word is a unit (`--every week`).
                 if Double(words[index]) != nil {
                     guard index + 1 < words.count, !words[index + 1].hasPrefix("--") else {
                         throw .usage("\(word) \(words[index]) needs a unit: day, week, month or year")
                     }
-                    values[name] = words[index] + " " + words[index + 1]
-                    index += 2
-                } else {
-                    values[name] = words[index]
-                    index += 1
                 }
+                let length = Self.countAndUnitLength(words[index...])
+                values[name] = words[index..<index + length].joined(separator: " ")
+                index += length
             }
         }
+    }
+
+    /// How many of `words` (those after a `.countAndUnit` option) are its value: a number
+    /// (whole or not: the frequency rules say what is wrong with 1.5) and the unit after it, or
+    /// a lone word (`week`, `weekday`); then, when the next word is `on`, it and every word up to
+    /// the next `--option` (`2 weeks on mon, thu`).
+    static func countAndUnitLength(_ words: ArraySlice<String>) -> Int {
+        guard let first = words.first else { return 0 }
+        var length = min(Double(first) != nil ? 2 : 1, words.count)
+        if words.dropFirst(length).first?.lowercased() == "on" {
+            length += 1
+            length += words.dropFirst(length).prefix { !$0.hasPrefix("--") }.count
+        }
+        return length
     }
 
     /// These words over `base` (a saved view's options): an option given here wins, the rest of

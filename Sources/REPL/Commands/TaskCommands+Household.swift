@@ -7,12 +7,15 @@ import Models
 extension TaskCommands {
     /// A chore's `--due`: its day, and its time of day when one was given (`2026-11-27T09:30`).
     static func due(_ text: String, _ context: CommandContext) throws -> (day: Date, time: TimeOfDay?) {
-        let instant = try context.parseDate(text, "--due")
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let hasTime = trimmed.range(of: #"[Tt ]\d{1,2}:\d{2}$"#, options: .regularExpression) != nil
-        guard hasTime else { return (instant, nil) }
-        let parts = context.calendar.dateComponents([.hour, .minute], from: instant)
-        return (instant, TimeOfDay(hour: parts.hour ?? 0, minute: parts.minute ?? 0))
+        let moment: DueMoment
+        do {
+            moment = try DateArgument.moment(text, now: context.now(), calendar: context.calendar)
+        } catch {
+            throw CommandError.usage("--due: \(error.description)")
+        }
+        guard moment.hasTime else { return (moment.date, nil) }
+        let parts = context.calendar.dateComponents([.hour, .minute], from: moment.date)
+        return (moment.date, TimeOfDay(hour: parts.hour ?? 0, minute: parts.minute ?? 0))
     }
 
     /// `--priority`, `--list`, `--under` and `--remind` as changes; with `clearing` (an edit),
@@ -123,15 +126,29 @@ extension TaskCommands {
             "id": .int(task.id ?? 0), "name": .string(task.name), "note": .string(task.note),
             "due": .string(task.dueDay), "time": .string(task.dueTime.map(\.description)),
             "time_zone": .string(task.dueTime == nil ? nil : task.timeZone),
-            "every": task.frequency.map {
-                .object(["count": .int($0.count), "unit": .string($0.unit.rawValue), "text": .string("\($0)")])
-            } ?? .null,
+            "every": task.frequency.map(Self.frequencyJSON) ?? .null,
             "done": .bool(task.isDone), "item_id": task.articleID.map { .int($0) } ?? .null,
             "priority": .string(task.priority?.description), "list": .string(task.list),
             "parent_id": task.parentID.map { .int($0) } ?? .null,
             "reminders": .array(task.reminders.map { .int($0) }),
             "last_done": .string(last.map { RFC3339.string(from: $0.completedAt) }),
         ]
+    }
+
+    /// A frequency as `--json` shows it: count and unit, the rule's parts when it has them
+    /// (`weekdays` as RRULE writes them, `-1FR`), and its words.
+    static func frequencyJSON(_ frequency: Frequency) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "count": .int(frequency.count), "unit": .string(frequency.unit.rawValue), "text": .string("\(frequency)"),
+        ]
+        if !frequency.weekdays.isEmpty {
+            object["weekdays"] = .array(frequency.weekdays.map { .string($0.rruleValue) })
+        }
+        if !frequency.monthDays.isEmpty { object["month_days"] = .array(frequency.monthDays.map { .int($0) }) }
+        if !frequency.setPositions.isEmpty {
+            object["set_positions"] = .array(frequency.setPositions.map { .int($0) })
+        }
+        return .object(object)
     }
 
     /// `tasks` with each chore's steps right after it (deeper by a level each), where the parent

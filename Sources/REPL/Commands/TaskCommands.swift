@@ -15,7 +15,7 @@ struct TaskCommands {
         Command(
             ["task add"],
             usage:
-                "task add <name> [--due DATE] [--every N day|week|month|year] [--note TEXT] [--priority high|medium|low] "
+                "task add <name> [--due DATE] [--every N day|week|month|year [on DAYS]] [--note TEXT] [--priority high|medium|low] "
                 + "[--list NAME] [--under ID] [--remind BEFORE]",
             summary:
                 "add a task; recurring with --every (due today unless --due); --due may carry a time (friday 18:00), "
@@ -53,7 +53,7 @@ struct TaskCommands {
         Command(
             ["task edit"],
             usage:
-                "task edit <ID> [--name T] [--due DATE] [--every N day|week|month|year|--once] [--note TEXT] "
+                "task edit <ID> [--name T] [--due DATE] [--every N unit [on DAYS]|--once] [--note TEXT] "
                 + "[--priority high|medium|low|none] [--list NAME|none] [--under ID|none] [--remind BEFORE|none]",
             summary: "change a task (none clears a priority, list, parent or reminders)",
             example: "task edit 1 --every 2 weeks",
@@ -103,9 +103,7 @@ struct TaskCommands {
 
     /// `2 weeks`, `week`.
     static func frequency(_ text: String) throws -> Frequency {
-        let parts = text.split(separator: " ").map(String.init)
-        if parts.count == 2 { return try Frequency.parse(count: parts[0], unit: parts[1]) }
-        return try Frequency.parse(count: "1", unit: parts.first ?? "")
+        try RecurrenceArgument.parse(text)
     }
 
     /// `, due 2026-11-21, every 1 week`.

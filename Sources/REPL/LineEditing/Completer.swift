@@ -221,8 +221,11 @@ final class Completer: Sendable {
                 index += 1
             case .countAndUnit:
                 if index == typed.count { return .text }
-                index += Double(typed[index]) != nil ? 2 : 1
-                if index > typed.count { return .text }
+                let plain = Double(typed[index]) != nil ? 2 : 1
+                let length = ArgumentList.countAndUnitLength(typed[index...])
+                index += length
+                // The unit not typed yet, or an `on` clause that runs to the word being typed.
+                if index == typed.count, length != plain { return .text }
             }
         }
         return command.argumentKind(at: positional)

@@ -118,12 +118,16 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     /// The RRULE stored for `frequency`: only when it has rule parts beyond count and unit.
     static func rule(of frequency: Frequency?) -> String? {
-        nil
+        guard let frequency,
+            !frequency.weekdays.isEmpty || !frequency.monthDays.isEmpty || !frequency.setPositions.isEmpty
+        else { return nil }
+        return frequency.rruleValue
     }
 
-    /// The frequency a stored RRULE names; `nil` when it cannot be read.
+    /// The frequency a stored RRULE names; `nil` when it cannot be read (the count and unit
+    /// columns then stand).
     static func frequency(rule: String) -> Frequency? {
-        nil
+        try? Frequency(rrule: rule)
     }
 }
 
