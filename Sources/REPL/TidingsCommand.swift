@@ -218,7 +218,8 @@ struct Invocation: Equatable {
         let notices = BackgroundNotices()
         let session = Session(
             options: .init(json: json, keepGoing: keepGoing), console: .standard, history: app.history,
-            context: context, interrupts: interrupts, notices: notices)
+            context: context, interrupts: interrupts, notices: notices,
+            alerts: ChoreAlerts(tasks: app.tasks, calendar: app.calendar, now: app.now))
 
         if let banner = session.updateBanner() { Console.standard.err(banner) }
 

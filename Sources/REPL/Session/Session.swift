@@ -31,11 +31,13 @@ final class Session {
     private let context: CommandContext
     private let interrupts: Interrupts?
     private let notices: BackgroundNotices?
+    private let alerts: ChoreAlerts?
 
     init(
         options: Options, console: Console, history: HistoryStore, context: CommandContext,
-        interrupts: Interrupts? = nil, notices: BackgroundNotices? = nil
+        interrupts: Interrupts? = nil, notices: BackgroundNotices? = nil, alerts: ChoreAlerts? = nil
     ) {
+        self.alerts = alerts
         self.options = options
         self.console = console
         self.history = history
@@ -73,11 +75,14 @@ final class Session {
     /// what background work posted to `notices` (a chore sync that received or failed).
     func runInteractive(editor: some LineReading) async -> Int32 {
         var banner = updateBanner()  // the caller has shown it at start
+        // Chores are told about only while they can be acted on (the version gate allows tasks).
+        if banner == nil, let line = await alerts?.start() { console.err(line) }
         while true {
             await editor.prepare()
             let current = updateBanner()
             if let current, current != banner { console.err(current) }
             for notice in notices?.take() ?? [] { console.err(notice) }
+            if current == nil { for line in await alerts?.look() ?? [] { console.err(line) } }
             banner = current
             guard let line = editor.readLine(prompt: "tidings> ") else { break }
             // Enter on an empty line reads on: the next article after one, the next page after a
