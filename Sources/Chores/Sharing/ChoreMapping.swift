@@ -27,6 +27,8 @@ package enum ChoreMapping {
         fields.timeZone = fields.dueTime == nil ? nil : task.timeZone
         fields.priority = task.priority
         fields.reminders = task.dueDate == nil ? [] : task.reminders
+        fields.history = ChoreCompletion.normalized(
+            local.history.map { ChoreCompletion(at: $0.completedAt, device: $0.device) })
         return fields
     }
 
@@ -102,6 +104,7 @@ package enum ChoreMapping {
         take(\.timeZone)
         take(\.priority)
         take(\.reminders)
+        take(\.history)
         return result
     }
 
@@ -149,7 +152,8 @@ package enum ChoreMapping {
             remaining.max().map({ $0 < completed }) ?? true
         {
             completion = TaskCompletion(
-                taskID: task.id, dueDate: fields.frequency == nil ? fields.due : old.dueDate, completedAt: completed)
+                taskID: task.id, dueDate: fields.frequency == nil ? fields.due : old.dueDate, completedAt: completed,
+                device: fields.history.first { $0.at == completed }?.device)
             if current == nil, fields.frequency != nil { completion?.dueDate = nil }
         }
         if fields.frequency == nil {
@@ -162,6 +166,27 @@ package enum ChoreMapping {
         task.articleID = articleID
         if current == nil || task != old || completion != nil || forgetting != nil { task.modifiedAt = now }
         return (task, completion, forgetting)
+    }
+
+    /// What `fields`' history changes here: the completions other homes recorded that are not
+    /// here yet (but `recorded`, which `task` records already), and the seconds of those here
+    /// that `base` had and `fields` no longer has (taken back on another device; not one that
+    /// only fell out of the newest `ChoreCompletion.kept`).
+    package static func history(
+        _ fields: ChoreFields, current: ChoreSyncTask?, base: ChoreFields?, recorded: TaskCompletion?, taskID: Int64?
+    ) -> (add: [TaskCompletion], forget: [Date]) {
+        let here = Set((current?.history ?? []).map { wholeSeconds($0.completedAt) })
+        let skipped = recorded.map { wholeSeconds($0.completedAt) }
+        let add = fields.history.filter { !here.contains($0.at) && $0.at != skipped }.map {
+            TaskCompletion(taskID: taskID, dueDate: nil, completedAt: $0.at, device: $0.device)
+        }
+        guard let base else { return (add, []) }
+        let there = Set(fields.history.map(\.at))
+        let oldest = fields.history.count >= ChoreCompletion.kept ? fields.history.first?.at : nil
+        let forget = base.history.map(\.at).filter { second in
+            here.contains(second) && !there.contains(second) && (oldest.map { second > $0 } ?? true)
+        }
+        return (add, forget)
     }
 
     /// `date` without its fraction of a second.

@@ -32,6 +32,7 @@ package enum ChoreMerge {
         field("time zone", \.timeZone)
         field("priority", \.priority)
         field("reminders", \.reminders)
+        merged.history = ChoreCompletion.merge(base: base.history, local: local.history, remote: remote.history)
         return (merged, conflicts)
     }
 

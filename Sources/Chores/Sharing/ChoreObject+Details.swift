@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import Models
 
 /// The details of a chore beyond its day and schedule, as a `VTODO` carries them: a due time
@@ -133,6 +133,31 @@ extension ChoreObject {
         }
     }
 
+    /// The completions `X-TIDINGS-DONE` lines record (`X-TIDINGS-DONE;X-DEVICE=Kitchen:
+    /// 20261127T093000Z`), oldest first, one per second, the newest `ChoreCompletion.kept`; a
+    /// line whose time cannot be read is left out.
+    static func history(of todo: ICalendar.Component) -> [ChoreCompletion] {
+        ChoreCompletion.normalized(
+            todo.properties("X-TIDINGS-DONE").compactMap { property in
+                ICalendarDate.instant(property.value).map {
+                    ChoreCompletion(at: $0, device: property.parameter("X-DEVICE"))
+                }
+            })
+    }
+
+    /// `todo`'s `X-TIDINGS-DONE` lines written anew for `history`.
+    static func setHistory(_ history: [ChoreCompletion], of todo: inout ICalendar.Component) {
+        todo.remove("X-TIDINGS-DONE")
+        for entry in history {
+            var property = ICalendar.Property(name: "X-TIDINGS-DONE", value: ICalendarDate.utcStamp(entry.at))
+            if let device = entry.device {
+                property = ICalendar.Property(
+                    name: "X-TIDINGS-DONE", parameters: [.init("X-DEVICE", device)], value: property.value)
+            }
+            todo.add(property)
+        }
+    }
+
     /// The priority a `PRIORITY` names (0, none or unreadable is none).
     static func priority(of todo: ICalendar.Component) -> TaskPriority? {
         todo.property("PRIORITY").flatMap { Int($0.value.trimmedWhitespace) }.flatMap(TaskPriority.init(iCalendar:))
@@ -254,5 +279,56 @@ enum ICalendarTimeZone {
         let sign = seconds < 0 ? "-" : "+"
         let minutes = abs(seconds) / 60
         return sign + String(format: "%02d%02d", minutes / 60, minutes % 60)
+    }
+}
+
+/// One time a chore was done, as its object shares it: when (to the second) and the home or
+/// device that recorded it.
+package struct ChoreCompletion: Sendable, Hashable {
+    /// When, to the second.
+    package var at: Date
+    /// The `device-name` of the home that recorded it, when known.
+    package var device: String?
+
+    /// How many completions an object keeps: the newest.
+    package static let kept = 50
+
+    package init(at: Date, device: String?) {
+        self.at = ChoreMapping.wholeSeconds(at)
+        self.device = Self.cleaned(device)
+    }
+
+    /// A device name as shared: without control characters, at most 64 characters; blank is
+    /// none.
+    static func cleaned(_ device: String?) -> String? {
+        guard let device else { return nil }
+        let kept = String(
+            String.UnicodeScalarView(device.unicodeScalars.filter { $0.properties.generalCategory != .control })
+        ).trimmingCharacters(in: .whitespaces)
+        return kept.isEmpty ? nil : String(kept.prefix(64))
+    }
+
+    /// `entries` oldest first, one per second (the first of a second stays), the newest `kept`.
+    static func normalized(_ entries: [ChoreCompletion]) -> [ChoreCompletion] {
+        var seen: Set<Date> = []
+        let unique = entries.sorted { $0.at < $1.at }.filter { seen.insert($0.at).inserted }
+        return Array(unique.suffix(kept))
+    }
+
+    /// Three-way: a completion either side has stays, unless `base` had it and a side took it
+    /// back (undone there); the other device's name wins where both name one.
+    static func merge(base: [ChoreCompletion], local: [ChoreCompletion], remote: [ChoreCompletion])
+        -> [ChoreCompletion]
+    {
+        let baseTimes = Set(base.map(\.at))
+        let localTimes = Set(local.map(\.at))
+        let remoteTimes = Set(remote.map(\.at))
+        let oldest = base.count >= kept ? base.first?.at : nil
+        let merged = (remote + local).filter { entry in
+            // An entry the window of the newest `kept` dropped was not taken back.
+            guard baseTimes.contains(entry.at), oldest.map({ entry.at > $0 }) ?? true else { return true }
+            return localTimes.contains(entry.at) && remoteTimes.contains(entry.at)
+        }
+        return normalized(merged)
     }
 }

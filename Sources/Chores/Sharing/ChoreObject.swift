@@ -30,6 +30,9 @@ package struct ChoreFields: Sendable, Equatable {
     package var priority: TaskPriority?
     /// The `VALARM`s that can be said as a time before the due time, in minutes, ascending.
     package var reminders: [Int] = []
+    /// `X-TIDINGS-DONE`: when the chore was done and which home recorded it, oldest first, the
+    /// newest `ChoreCompletion.kept` of them.
+    package var history: [ChoreCompletion] = []
 
     package init(
         name: String, note: String? = nil, due: Date? = nil, frequency: Frequency? = nil, isDone: Bool = false,
@@ -134,6 +137,7 @@ package struct ChoreObject: Sendable, Equatable {
             ).sorted()
         }
         fields.priority = Self.priority(of: todo)
+        fields.history = Self.history(of: todo)
         if let rule = todo.property("RRULE") {
             fields.frequency = try Self.frequency(rule.value)
         }
@@ -180,6 +184,10 @@ package struct ChoreObject: Sendable, Equatable {
             } else if current?.due != fields.due {
                 changed = true
                 Self.moveDue(of: &todo, to: fields.due, calendar: timeZoneCalendar)
+            }
+            if current?.history != fields.history {
+                changed = true
+                Self.setHistory(fields.history, of: &todo)
             }
             if current?.priority != fields.priority {
                 set(

@@ -330,7 +330,7 @@ struct ChoreSyncRun {
         }
         if let counter { outcome.summary[keyPath: counter] += 1 }
         switch write {
-        case .insert(_, _, var item), .update(_, _, _, var item, _):
+        case .insert(_, _, var item, _), .update(_, _, _, var item, _, _, _):
             item.taskID = taskID
             items[item.href] = item
         case .item(let item), .reserve(let item): items[item.href] = item

@@ -44,7 +44,10 @@ extension ChoreSyncRun {
             let (task, completion) = ChoreMapping.task(
                 parsed.fields, current: nil, articleID: try await articleID(parsed.fields.link, current: nil),
                 now: engine.now())
-            try await write(.insert(task, completion: completion, item: synced), counting: \.received)
+            let history = ChoreMapping.history(
+                parsed.fields, current: nil, base: nil, recorded: completion, taskID: nil)
+            try await write(
+                .insert(task, completion: completion, item: synced, history: history.add), counting: \.received)
             return
         }
         let known = baseFields(item)
@@ -59,7 +62,10 @@ extension ChoreSyncRun {
                 parsed.fields, current: nil, articleID: try await articleID(parsed.fields.link, current: nil),
                 now: engine.now())
             conflict(task.name, fields: [], "deleted here but changed on another device: kept")
-            try await write(.insert(task, completion: completion, item: synced), counting: \.received)
+            let history = ChoreMapping.history(
+                parsed.fields, current: nil, base: nil, recorded: completion, taskID: nil)
+            try await write(
+                .insert(task, completion: completion, item: synced, history: history.add), counting: \.received)
             return
         }
         guard let local = tasks[taskID] else {
@@ -74,9 +80,16 @@ extension ChoreSyncRun {
             let (task, completion, forgetting) = ChoreMapping.task(
                 parsed.fields, current: local, base: base,
                 articleID: try await articleID(parsed.fields.link, current: local), now: engine.now())
+            let history = ChoreMapping.history(
+                parsed.fields, current: local, base: base, recorded: completion, taskID: local.task.id)
+            let changed =
+                task != local.task || completion != nil || forgetting != nil || !history.add.isEmpty
+                || !history.forget.isEmpty
             try await write(
-                .update(task, expected: local.task, completion: completion, item: synced, forgetting: forgetting),
-                counting: task != local.task || completion != nil || forgetting != nil ? \.received : nil)
+                .update(
+                    task, expected: local.task, completion: completion, item: synced, forgetting: forgetting,
+                    history: history.add, forgettingHistory: history.forget),
+                counting: changed ? \.received : nil)
             return
         }
         // Changed on both sides.
@@ -108,9 +121,16 @@ extension ChoreSyncRun {
             (synced.etag, synced.icalendar) = try await confirmed(etag, text: text, href: object.href, fields: merged)
             outcome.summary.sent += 1
         }
+        let history = ChoreMapping.history(
+            merged, current: local, base: base, recorded: completion, taskID: local.task.id)
+        let changed =
+            task != local.task || completion != nil || forgetting != nil || !history.add.isEmpty
+            || !history.forget.isEmpty
         try await write(
-            .update(task, expected: local.task, completion: completion, item: synced, forgetting: forgetting),
-            counting: task != local.task || completion != nil || forgetting != nil ? \.received : nil)
+            .update(
+                task, expected: local.task, completion: completion, item: synced, forgetting: forgetting,
+                history: history.add, forgettingHistory: history.forget),
+            counting: changed ? \.received : nil)
     }
 
     /// A chore deleted there.

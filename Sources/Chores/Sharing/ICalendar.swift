@@ -190,6 +190,12 @@ extension ICalendar {
             updateComponents(where: { $0.name == name }, change)
         }
 
+        /// Adds a property after the last property, beside any of the same name.
+        package mutating func add(_ property: Property) {
+            let index = items.lastIndex { if case .property = $0 { true } else { false } }.map { $0 + 1 } ?? 0
+            items.insert(.property(property), at: index)
+        }
+
         /// Adds a nested component after everything else.
         package mutating func append(_ component: Component) {
             items.append(.component(component))

@@ -11,8 +11,13 @@ public struct ChoreSyncTask: Sendable, Hashable {
     public var completions: [Date]
     /// The link of its article (a read-later task), if it has one.
     public var articleLink: URL?
+    /// Its completions with the home that recorded each, oldest first.
+    public var history: [TaskCompletion]
 
-    public init(task: HouseholdTask, completions: [Date] = [], articleLink: URL? = nil) {
+    public init(
+        task: HouseholdTask, completions: [Date] = [], articleLink: URL? = nil, history: [TaskCompletion]? = nil
+    ) {
+        self.history = history ?? completions.map { TaskCompletion(taskID: task.id, dueDate: nil, completedAt: $0) }
         self.task = task
         self.completions = completions
         self.articleLink = articleLink
@@ -25,13 +30,16 @@ public struct ChoreSyncTask: Sendable, Hashable {
 public enum ChoreSyncWrite: Sendable, Hashable {
     /// A task received from the server, its completion if it was done, and its object; not
     /// when the object is already another task's (another sync took it first).
-    case insert(HouseholdTask, completion: TaskCompletion?, item: ChoreSyncItem)
+    /// `history` holds the completions other homes recorded that are not here yet.
+    case insert(HouseholdTask, completion: TaskCompletion?, item: ChoreSyncItem, history: [TaskCompletion] = [])
     /// A task changed by the server (or merged), saved only if it is still `expected`: a
     /// change made here meanwhile is never overwritten (the next sync merges it). Completions
     /// in `forgetting` (undone on another device) go.
+    /// `history` as for an insert; the completions at the seconds in `forgettingHistory` were
+    /// taken back on another device.
     case update(
         HouseholdTask, expected: HouseholdTask, completion: TaskCompletion?, item: ChoreSyncItem,
-        forgetting: Range<Date>? = nil)
+        forgetting: Range<Date>? = nil, history: [TaskCompletion] = [], forgettingHistory: [Date] = [])
     /// A task the server deleted, deleted only if it is still `expected`, and its object.
     case delete(expected: HouseholdTask, href: String)
     /// A task the server deleted, whose object reappears because it was changed here: only the
@@ -62,11 +70,14 @@ extension ChoreSyncRepository {
     /// synced, read in one transaction.
     public func localState() async throws(StorageError) -> (tasks: [ChoreSyncTask], items: [ChoreSyncItem]) {
         try await database.read { db in
-            var completions: [Int64: [Date]] = [:]
+            var completions: [Int64: [TaskCompletion]] = [:]
             for row in try Row.fetchAll(
-                db, sql: "SELECT taskId, completedAt FROM taskCompletion ORDER BY taskId, completedAt")
+                db, sql: "SELECT taskId, completedAt, device FROM taskCompletion ORDER BY taskId, completedAt")
             {
-                completions[row[0], default: []].append(Date(timeIntervalSince1970: row[1]))
+                let taskID: Int64 = row[0]
+                completions[taskID, default: []].append(
+                    TaskCompletion(
+                        taskID: taskID, dueDate: nil, completedAt: Date(timeIntervalSince1970: row[1]), device: row[2]))
             }
             let links = try Dictionary(
                 Row.fetchAll(
@@ -78,9 +89,10 @@ extension ChoreSyncRepository {
                 }, uniquingKeysWith: { first, _ in first })
             let tasks = try TaskRecord.fetchAll(db, sql: "SELECT * FROM task ORDER BY id").map { record in
                 let task = record.task
+                let history = task.id.flatMap { completions[$0] } ?? []
                 return ChoreSyncTask(
-                    task: task, completions: task.id.flatMap { completions[$0] } ?? [],
-                    articleLink: task.articleID.flatMap { links[$0] })
+                    task: task, completions: history.map(\.completedAt),
+                    articleLink: task.articleID.flatMap { links[$0] }, history: history)
             }
             let items = try Row.fetchAll(
                 db, sql: "SELECT href, uid, taskId, etag, icalendar, fieldsVersion FROM choreSyncItem ORDER BY href"
@@ -110,12 +122,12 @@ extension ChoreSyncRepository {
         -> ChoreSyncWriteResult
     {
         switch write {
-        case .insert(let task, _, _), .update(let task, _, _, _, _): try TaskRepository.validate(task)
+        case .insert(let task, _, _, _), .update(let task, _, _, _, _, _, _): try TaskRepository.validate(task)
         default: break
         }
         return try await database.write(source: source) { db -> ChoreSyncWriteResult in
             switch write {
-            case .insert(let task, let completion, var item):
+            case .insert(let task, let completion, var item, let history):
                 // Another sync (another process) has made this object a task meanwhile.
                 guard
                     try Bool.fetchOne(
@@ -143,9 +155,11 @@ extension ChoreSyncRepository {
                 try record.insert(db)
                 item.taskID = record.id
                 try Self.complete(record.id, completion, db)
+                for entry in history { try Self.complete(record.id, entry, db) }
                 try Self.save(item, db)
                 return .written(taskID: record.id)
-            case .update(let task, let expected, let completion, var item, let forgetting):
+            case .update(
+                let task, let expected, let completion, var item, let forgetting, let history, let forgettingHistory):
                 guard let id = expected.id, try TaskRecord.fetchOne(db, key: id)?.task == expected else {
                     return .stale
                 }
@@ -167,7 +181,13 @@ extension ChoreSyncRepository {
                 // What another device changed cannot be undone here: an undo would restore the
                 // task as it was before, over that change.
                 try db.execute(sql: "DELETE FROM taskUndo WHERE taskId = ?", arguments: [id])
+                for second in forgettingHistory {
+                    try db.execute(
+                        sql: "DELETE FROM taskCompletion WHERE taskId = ? AND completedAt >= ? AND completedAt < ?",
+                        arguments: [id, second.timeIntervalSince1970, second.timeIntervalSince1970 + 1])
+                }
                 try Self.complete(id, completion, db)
+                for entry in history { try Self.complete(id, entry, db) }
                 try Self.save(item, db)
                 return .written(taskID: id)
             case .delete(let expected, let href):
