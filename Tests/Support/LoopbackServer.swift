@@ -5,6 +5,19 @@ import Testing
 /// and the path of a file it must write its port to, and is stopped (its stdin, the lifeline,
 /// closes) when `body` returns or throws. Shared by the test targets through symbolic links in
 /// their `Support` folders.
+/// Waits for a server whose lifeline was closed to end: it should at once; after 5 s it is
+/// sent SIGTERM, after 5 s more SIGKILL, so that a server that missed the end of its lifeline
+/// cannot hang the test run.
+func stopServer(_ process: Process) {
+    for signal in [Int32(0), SIGTERM, SIGKILL] {
+        if signal != 0, process.isRunning { kill(process.processIdentifier, signal) }
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        guard process.isRunning else { break }
+    }
+    if !process.isRunning { process.waitUntilExit() }
+}
+
 func withLoopbackServer<T>(
     script: URL, arguments: [String] = [], _ body: (URL) async throws -> T
 ) async throws -> T {
@@ -14,11 +27,14 @@ func withLoopbackServer<T>(
     process.arguments = ["python3", script.path] + arguments + [portFile.path]
     process.standardOutput = FileHandle.nullDevice
     let lifeline = Pipe()  // the server stops when this closes
+    // Only this process holds the write end: a server started beside this one by another test
+    // must not inherit it, or this server would wait for that one to end, and it for this one.
+    _ = fcntl(lifeline.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
     process.standardInput = lifeline
     try process.run()
     defer {
         try? lifeline.fileHandleForWriting.close()
-        process.waitUntilExit()
+        stopServer(process)
         try? FileManager.default.removeItem(at: portFile)
     }
     // The server writes its port once it listens; wait for it (bounded, so a server that

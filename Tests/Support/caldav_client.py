@@ -11,7 +11,8 @@ due and dtstart as ISO dates, rrule as text, status, completed); `add` writes a 
 icalendar (RRULE may be empty); `complete` marks one completed, as a one-off client would;
 `add-timed` writes one due at a local time (DUE `YYYY-MM-DDTHH:MM` in zone TZID), with a
 PRIORITY and one display alarm whose TRIGGER is a duration relative to the due time. `list`
-also prints each VTODO's due time (`HH:MM`) and TZID, priority, and its alarms' triggers.
+also prints each VTODO's due time (`HH:MM`) and TZID, priority, its alarms' triggers and the
+UID its RELATED-TO names.
 Run it with the Python that `make deps` installs under .build/tools/caldav.
 """
 import datetime
@@ -46,6 +47,7 @@ if command == "list":
             "tzid": str(due.dt.tzinfo) if due and isinstance(due.dt, datetime.datetime) and due.dt.tzinfo else None,
             "priority": int(component.get("PRIORITY")) if component.get("PRIORITY") is not None else None,
             "alarms": [alarm.get("TRIGGER").to_ical().decode() for alarm in component.walk("VALARM")],
+            "related_to": str(component.get("RELATED-TO")) if component.get("RELATED-TO") else None,
         })
     print(json.dumps(sorted(todos, key=lambda todo: todo["summary"])))
 elif command == "add":

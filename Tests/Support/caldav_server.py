@@ -90,7 +90,17 @@ def stop_on_eof():
     os._exit(0)
 
 
+def stop_on_term(signum, frame):
+    server.terminate()
+    try:
+        server.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    os._exit(0)
+
+
 threading.Thread(target=stop_on_eof, daemon=True).start()
+signal.signal(signal.SIGTERM, stop_on_term)
 
 with open(port_file + ".tmp", "w") as out:
     out.write("%d\n" % port)

@@ -27,6 +27,7 @@ package enum ChoreMapping {
         fields.timeZone = fields.dueTime == nil ? nil : task.timeZone
         fields.priority = task.priority
         fields.reminders = task.dueDate == nil ? [] : task.reminders
+        fields.parentUID = local.parentUID
         fields.history = ChoreCompletion.normalized(
             local.history.map { ChoreCompletion(at: $0.completedAt, device: $0.device) })
         return fields
@@ -105,6 +106,7 @@ package enum ChoreMapping {
         take(\.priority)
         take(\.reminders)
         take(\.history)
+        take(\.parentUID)
         return result
     }
 
@@ -166,6 +168,23 @@ package enum ChoreMapping {
         task.articleID = articleID
         if current == nil || task != old || completion != nil || forgetting != nil { task.modifiedAt = now }
         return (task, completion, forgetting)
+    }
+
+    /// `local` with the UID its parent is shared under: its parent's object's, or, for a task
+    /// without a parent here whose object names one no task here is (not received yet, or not a
+    /// chore this home can read), that one, kept rather than taken off.
+    package static func withParent(_ local: ChoreSyncTask, base: ChoreFields?, items: [ChoreSyncItem])
+        -> ChoreSyncTask
+    {
+        var local = local
+        if let parentID = local.task.parentID {
+            local.parentUID = items.first { $0.taskID == parentID }?.uid
+        } else if let uid = base?.parentUID, !items.contains(where: { $0.uid == uid && $0.taskID != nil }) {
+            local.parentUID = uid
+        } else {
+            local.parentUID = nil
+        }
+        return local
     }
 
     /// What `fields`' history changes here: the completions other homes recorded that are not

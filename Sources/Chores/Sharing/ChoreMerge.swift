@@ -32,6 +32,7 @@ package enum ChoreMerge {
         field("time zone", \.timeZone)
         field("priority", \.priority)
         field("reminders", \.reminders)
+        field("parent", \.parentUID)
         merged.history = ChoreCompletion.merge(base: base.history, local: local.history, remote: remote.history)
         return (merged, conflicts)
     }
@@ -52,6 +53,7 @@ package enum ChoreMerge {
         case "time": return fields.dueTime.map(\.description) ?? "none"
         case "time zone": return fields.timeZone ?? "none"
         case "priority": return fields.priority.map(\.description) ?? "none"
+        case "parent": return fields.parentUID.map { "\"\($0)\"" } ?? "none"
         case "reminders":
             return fields.reminders.isEmpty ? "none" : fields.reminders.map { "\($0)m" }.joined(separator: ", ")
         default: return "?"

@@ -158,6 +158,25 @@ extension ChoreObject {
         }
     }
 
+    /// The parent a `RELATED-TO` names: one without `RELTYPE` or with `RELTYPE=PARENT` (RFC
+    /// 5545 3.8.4.5); a blank one is none.
+    static func parentUID(of todo: ICalendar.Component) -> String? {
+        todo.properties("RELATED-TO").first(where: isParent).map { $0.textValue.trimmedWhitespace }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
+    }
+
+    /// `todo`'s parent `RELATED-TO` set to `uid` (removed with `nil`); a sibling or child one
+    /// another client wrote stays.
+    static func setParent(_ uid: String?, of todo: inout ICalendar.Component) {
+        todo.removeProperties { $0.name == "RELATED-TO" && isParent($0) }
+        if let uid { todo.add(ICalendar.Property(name: "RELATED-TO", text: uid)) }
+    }
+
+    private static func isParent(_ property: ICalendar.Property) -> Bool {
+        (property.parameter("RELTYPE")?.uppercased() ?? "PARENT") == "PARENT"
+    }
+
     /// The priority a `PRIORITY` names (0, none or unreadable is none).
     static func priority(of todo: ICalendar.Component) -> TaskPriority? {
         todo.property("PRIORITY").flatMap { Int($0.value.trimmedWhitespace) }.flatMap(TaskPriority.init(iCalendar:))

@@ -33,6 +33,9 @@ package struct ChoreFields: Sendable, Equatable {
     /// `X-TIDINGS-DONE`: when the chore was done and which home recorded it, oldest first, the
     /// newest `ChoreCompletion.kept` of them.
     package var history: [ChoreCompletion] = []
+    /// `RELATED-TO` (without `RELTYPE`, or `RELTYPE=PARENT`): the UID of the chore this one is
+    /// a step of.
+    package var parentUID: String?
 
     package init(
         name: String, note: String? = nil, due: Date? = nil, frequency: Frequency? = nil, isDone: Bool = false,
@@ -138,6 +141,7 @@ package struct ChoreObject: Sendable, Equatable {
         }
         fields.priority = Self.priority(of: todo)
         fields.history = Self.history(of: todo)
+        fields.parentUID = Self.parentUID(of: todo)
         if let rule = todo.property("RRULE") {
             fields.frequency = try Self.frequency(rule.value)
         }
@@ -184,6 +188,10 @@ package struct ChoreObject: Sendable, Equatable {
             } else if current?.due != fields.due {
                 changed = true
                 Self.moveDue(of: &todo, to: fields.due, calendar: timeZoneCalendar)
+            }
+            if current?.parentUID != fields.parentUID {
+                changed = true
+                Self.setParent(fields.parentUID, of: &todo)
             }
             if current?.history != fields.history {
                 changed = true

@@ -199,9 +199,26 @@ struct ChoreSyncRun {
             state = try await repository.localState()
         }
         if try await takeNewFields(state) { state = try await repository.localState() }
+        if try await linkPendingParents(state) { state = try await repository.localState() }
         tasks = Dictionary(
             state.tasks.compactMap { task in task.task.id.map { ($0, task) } }, uniquingKeysWith: { a, _ in a })
         items = Dictionary(state.items.map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Chores received as steps of a chore that had not arrived yet: each becomes a step of its
+    /// parent once the parent is a task here. Returns whether anything was written.
+    func linkPendingParents(_ state: (tasks: [ChoreSyncTask], items: [ChoreSyncItem])) async throws -> Bool {
+        let pending = state.items.filter { $0.pendingParent != nil }
+        guard !pending.isEmpty else { return false }
+        var written = false
+        for item in pending {
+            let parent = state.items.first { $0.uid == item.pendingParent }?.taskID
+            // Still to come: it stays pending, unless its own task is gone.
+            guard parent != nil || item.taskID == nil else { continue }
+            try await repository.linkParent(href: item.href, parentID: parent, source: ChoreSyncEngine.source)
+            written = true
+        }
+        return written
     }
 
     /// Objects last synced by a version that did not read due times, priorities and reminders:

@@ -46,8 +46,10 @@ extension ChoreSyncRun {
                 now: engine.now())
             let history = ChoreMapping.history(
                 parsed.fields, current: nil, base: nil, recorded: completion, taskID: nil)
+            var (linked, pending) = (task, synced)
+            (linked.parentID, pending.pendingParent) = parent(named: parsed.fields.parentUID, for: nil)
             try await write(
-                .insert(task, completion: completion, item: synced, history: history.add), counting: \.received)
+                .insert(linked, completion: completion, item: pending, history: history.add), counting: \.received)
             return
         }
         let known = baseFields(item)
@@ -64,24 +66,28 @@ extension ChoreSyncRun {
             conflict(task.name, fields: [], "deleted here but changed on another device: kept")
             let history = ChoreMapping.history(
                 parsed.fields, current: nil, base: nil, recorded: completion, taskID: nil)
+            var (linked, pending) = (task, synced)
+            (linked.parentID, pending.pendingParent) = parent(named: parsed.fields.parentUID, for: nil)
             try await write(
-                .insert(task, completion: completion, item: synced, history: history.add), counting: \.received)
+                .insert(linked, completion: completion, item: pending, history: history.add), counting: \.received)
             return
         }
-        guard let local = tasks[taskID] else {
+        guard let found = tasks[taskID] else {
             keepToken()  // deleted just now: the next sync sees it
             return
         }
+        let local = resolved(found, base: known)
         // Without a base that can be read, the other device's version is taken as it is.
         let base = known ?? ChoreMapping.fields(of: local, base: nil)
         let mine = ChoreMapping.fields(of: local, base: base)
         if mine == parsed.fields { return try await write(.item(synced), counting: nil) }
         if mine == base {
-            let (task, completion, forgetting) = ChoreMapping.task(
+            var (task, completion, forgetting) = ChoreMapping.task(
                 parsed.fields, current: local, base: base,
                 articleID: try await articleID(parsed.fields.link, current: local), now: engine.now())
             let history = ChoreMapping.history(
                 parsed.fields, current: local, base: base, recorded: completion, taskID: local.task.id)
+            (task.parentID, synced.pendingParent) = parent(named: parsed.fields.parentUID, for: local.task)
             let changed =
                 task != local.task || completion != nil || forgetting != nil || !history.add.isEmpty
                 || !history.forget.isEmpty
@@ -103,7 +109,7 @@ extension ChoreSyncRun {
                 "\(fields.joined(separator: ", ")) changed on both sides: the other device's change was kept; this device had \(had)",
                 discarded: discarded)
         }
-        let (task, completion, forgetting) = ChoreMapping.task(
+        var (task, completion, forgetting) = ChoreMapping.task(
             merged, current: local, base: base, articleID: try await articleID(merged.link, current: local),
             now: engine.now())
         if merged != parsed.fields {
@@ -123,6 +129,7 @@ extension ChoreSyncRun {
         }
         let history = ChoreMapping.history(
             merged, current: local, base: base, recorded: completion, taskID: local.task.id)
+        (task.parentID, synced.pendingParent) = parent(named: merged.parentUID, for: local.task)
         let changed =
             task != local.task || completion != nil || forgetting != nil || !history.add.isEmpty
             || !history.forget.isEmpty
@@ -136,11 +143,12 @@ extension ChoreSyncRun {
     /// A chore deleted there.
     mutating func removedThere(_ href: String) async throws {
         guard !movedAway.contains(href), var item = items[href], item.etag != nil else { return }
-        guard let taskID = item.taskID, let local = tasks[taskID] else {
+        guard let taskID = item.taskID, let found = tasks[taskID] else {
             try await write(.forget(href: href), counting: nil)
             return
         }
         let base = baseFields(item)
+        let local = resolved(found, base: base)
         if base.map({ ChoreMapping.fields(of: local, base: $0) != $0 }) ?? true {
             conflict(local.task.name, fields: [], "deleted on another device but changed here: kept and shared again")
             item.etag = nil
@@ -150,11 +158,25 @@ extension ChoreSyncRun {
         try await write(.delete(expected: local.task, href: href), counting: \.deleted)
     }
 
+    /// `local` with the UID its parent is shared under (see `ChoreMapping.withParent`).
+    func resolved(_ local: ChoreSyncTask, base: ChoreFields?) -> ChoreSyncTask {
+        ChoreMapping.withParent(local, base: base, items: Array(items.values))
+    }
+
+    /// The task a received `RELATED-TO` names, and the UID to keep pending when no task here is
+    /// it yet (then `task` keeps the parent it has). A chore is never its own parent.
+    func parent(named uid: String?, for task: HouseholdTask?) -> (id: Int64?, pending: String?) {
+        guard let uid else { return (nil, nil) }
+        guard let id = items.values.first(where: { $0.uid == uid })?.taskID else { return (task?.parentID, uid) }
+        return id == task?.id ? (nil, nil) : (id, nil)
+    }
+
     // MARK: - Our side
 
     /// Sends a task that is new here or changed since the last sync.
-    mutating func send(_ local: ChoreSyncTask, item: ChoreSyncItem?) async throws {
-        guard let taskID = local.task.id else { return }
+    mutating func send(_ found: ChoreSyncTask, item: ChoreSyncItem?) async throws {
+        guard let taskID = found.task.id else { return }
+        let local = resolved(found, base: item.flatMap(baseFields))
         guard let item else {
             // New here: its object is saved before it is sent.
             let uid = UUID().uuidString

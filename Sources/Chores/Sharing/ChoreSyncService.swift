@@ -322,7 +322,8 @@ public actor ChoreSyncService {
                     continue
                 }
                 guard let base = try? ChoreMapping.read(item.icalendar, calendar: calendar).fields else { continue }
-                if item.etag == nil || ChoreMapping.fields(of: local, base: base) != base { pending += 1 }
+                let resolved = ChoreMapping.withParent(local, base: base, items: items)
+                if item.etag == nil || ChoreMapping.fields(of: resolved, base: base) != base { pending += 1 }
             }
             return ChoreSyncStatus(
                 url: account.url, user: account.user, lastSyncAt: account.lastSyncAt, lastResult: account.lastResult,

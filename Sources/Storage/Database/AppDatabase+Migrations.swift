@@ -233,6 +233,11 @@ extension AppDatabase {
                     UPDATE choreSyncItem SET fieldsVersion = 1;
                     """)
         }
+        migrator.registerMigration("v25-chore-pending-parent", foreignKeyChecks: .immediate) { db in
+            // The UID of the parent chore an object names (RELATED-TO) while no task here is it
+            // yet: the task is made its step once the parent arrives.
+            try db.execute(sql: "ALTER TABLE choreSyncItem ADD COLUMN pendingParent TEXT")
+        }
         return migrator
     }
 

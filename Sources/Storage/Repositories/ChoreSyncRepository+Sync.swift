@@ -13,6 +13,8 @@ public struct ChoreSyncTask: Sendable, Hashable {
     public var articleLink: URL?
     /// Its completions with the home that recorded each, oldest first.
     public var history: [TaskCompletion]
+    /// The UID its parent chore is shared under (`RELATED-TO`), as a sync resolves it.
+    public var parentUID: String?
 
     public init(
         task: HouseholdTask, completions: [Date] = [], articleLink: URL? = nil, history: [TaskCompletion]? = nil
@@ -95,10 +97,13 @@ extension ChoreSyncRepository {
                     articleLink: task.articleID.flatMap { links[$0] }, history: history)
             }
             let items = try Row.fetchAll(
-                db, sql: "SELECT href, uid, taskId, etag, icalendar, fieldsVersion FROM choreSyncItem ORDER BY href"
+                db,
+                sql:
+                    "SELECT href, uid, taskId, etag, icalendar, fieldsVersion, pendingParent FROM choreSyncItem ORDER BY href"
             ).map {
                 ChoreSyncItem(
-                    href: $0[0], uid: $0[1], taskID: $0[2], etag: $0[3], icalendar: $0[4], fieldsVersion: $0[5])
+                    href: $0[0], uid: $0[1], taskID: $0[2], etag: $0[3], icalendar: $0[4], fieldsVersion: $0[5],
+                    pendingParent: $0[6])
             }
             return (tasks, items)
         }
@@ -243,14 +248,36 @@ extension ChoreSyncRepository {
             sql: "DELETE FROM choreSyncItem WHERE uid = ? AND href <> ?", arguments: [item.uid, item.href])
         try db.execute(
             sql: """
-                INSERT INTO choreSyncItem (href, uid, taskId, etag, icalendar, fieldsVersion)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO choreSyncItem (href, uid, taskId, etag, icalendar, fieldsVersion, pendingParent)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (href) DO UPDATE SET
                     uid = excluded.uid, taskId = excluded.taskId, etag = excluded.etag,
                     icalendar = excluded.icalendar, fieldsVersion = excluded.fieldsVersion,
+                    pendingParent = excluded.pendingParent,
                     formerTaskId = CASE WHEN excluded.taskId IS NULL THEN formerTaskId END
                 """,
-            arguments: [item.href, item.uid, item.taskID, item.etag, item.icalendar, item.fieldsVersion])
+            arguments: [
+                item.href, item.uid, item.taskID, item.etag, item.icalendar, item.fieldsVersion, item.pendingParent,
+            ])
+    }
+
+    /// Makes the task of the object at `href` a step of `parentID` (the parent it named has
+    /// arrived), unless it has a parent already, and clears its pending parent; with `nil`,
+    /// only clears it. One transaction.
+    public func linkParent(href: String, parentID: Int64?, source: ChangeSource) async throws(StorageError) {
+        try await database.write(source: source) { db in
+            if let parentID,
+                let taskID = try Int64.fetchOne(
+                    db, sql: "SELECT taskId FROM choreSyncItem WHERE href = ?", arguments: [href]),
+                taskID != parentID
+            {
+                try db.execute(
+                    sql: "UPDATE task SET parentId = ? WHERE id = ? AND parentId IS NULL",
+                    arguments: [parentID, taskID])
+                if db.changesCount > 0 { database.tracker.record(.task, updated: [taskID]) }
+            }
+            try db.execute(sql: "UPDATE choreSyncItem SET pendingParent = NULL WHERE href = ?", arguments: [href])
+        }
     }
 
     /// Marks the object at `href` as read with the current fields, and saves `task` (what the

@@ -43,10 +43,14 @@ public struct ChoreSyncItem: Sendable, Hashable {
     /// The fields a sync now reads.
     public static let currentFieldsVersion = 2
 
+    /// The UID of the parent chore the object names (`RELATED-TO`) while no task here is it.
+    public var pendingParent: String?
+
     public init(
         href: String, uid: String, taskID: Int64?, etag: String?, icalendar: String,
-        fieldsVersion: Int = ChoreSyncItem.currentFieldsVersion
+        fieldsVersion: Int = ChoreSyncItem.currentFieldsVersion, pendingParent: String? = nil
     ) {
+        self.pendingParent = pendingParent
         self.fieldsVersion = fieldsVersion
         self.href = href
         self.uid = uid
