@@ -28,6 +28,7 @@ package enum ChoreMapping {
         fields.priority = task.priority
         fields.reminders = task.dueDate == nil ? [] : task.reminders
         fields.parentUID = local.parentUID
+        fields.list = task.list
         fields.history = ChoreCompletion.normalized(
             local.history.map { ChoreCompletion(at: $0.completedAt, device: $0.device) })
         return fields
@@ -60,6 +61,12 @@ package enum ChoreMapping {
                     }))
         }
         result.note = (try? TaskValidation.note(note)) ?? nil
+        // A list name another client wrote that is no list name here is the default list.
+        result.list = fields.list.flatMap {
+            try? TaskValidation.list(
+                String(String.UnicodeScalarView($0.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+            )
+        }
         if let frequency = fields.frequency {
             do {
                 try TaskValidation.check(count: frequency.count, unit: frequency.unit)
@@ -107,6 +114,7 @@ package enum ChoreMapping {
         take(\.reminders)
         take(\.history)
         take(\.parentUID)
+        take(\.list)
         return result
     }
 
@@ -139,6 +147,7 @@ package enum ChoreMapping {
         task.dueTime = fields.due == nil ? nil : fields.dueTime
         task.timeZone = task.dueTime == nil ? nil : fields.timeZone
         task.priority = fields.priority
+        task.list = fields.list
         task.reminders = fields.due == nil ? [] : fields.reminders
         var forgetting: Range<Date>?
         var remaining = current?.completions.map(wholeSeconds) ?? []

@@ -33,6 +33,7 @@ package enum ChoreMerge {
         field("priority", \.priority)
         field("reminders", \.reminders)
         field("parent", \.parentUID)
+        field("list", \.list)
         merged.history = ChoreCompletion.merge(base: base.history, local: local.history, remote: remote.history)
         return (merged, conflicts)
     }
@@ -53,6 +54,7 @@ package enum ChoreMerge {
         case "time": return fields.dueTime.map(\.description) ?? "none"
         case "time zone": return fields.timeZone ?? "none"
         case "priority": return fields.priority.map(\.description) ?? "none"
+        case "list": return quoted(fields.list)
         case "parent": return fields.parentUID.map { "\"\($0)\"" } ?? "none"
         case "reminders":
             return fields.reminders.isEmpty ? "none" : fields.reminders.map { "\($0)m" }.joined(separator: ", ")

@@ -36,6 +36,8 @@ package struct ChoreFields: Sendable, Equatable {
     /// `RELATED-TO` (without `RELTYPE`, or `RELTYPE=PARENT`): the UID of the chore this one is
     /// a step of.
     package var parentUID: String?
+    /// `X-TIDINGS-LIST`: the list it is on, for other Tidings homes; `nil` for the default list.
+    package var list: String?
 
     package init(
         name: String, note: String? = nil, due: Date? = nil, frequency: Frequency? = nil, isDone: Bool = false,
@@ -142,6 +144,7 @@ package struct ChoreObject: Sendable, Equatable {
         fields.priority = Self.priority(of: todo)
         fields.history = Self.history(of: todo)
         fields.parentUID = Self.parentUID(of: todo)
+        fields.list = todo.property("X-TIDINGS-LIST").map(\.textValue)
         if let rule = todo.property("RRULE") {
             fields.frequency = try Self.frequency(rule.value)
         }
@@ -188,6 +191,9 @@ package struct ChoreObject: Sendable, Equatable {
             } else if current?.due != fields.due {
                 changed = true
                 Self.moveDue(of: &todo, to: fields.due, calendar: timeZoneCalendar)
+            }
+            if current?.list != fields.list {
+                set(fields.list.map { ICalendar.Property(name: "X-TIDINGS-LIST", text: $0) }, named: "X-TIDINGS-LIST")
             }
             if current?.parentUID != fields.parentUID {
                 changed = true

@@ -119,6 +119,26 @@ struct ChoreDetailsTests {
         }
     }
 
+    @Test("a chore's list goes to the other home as X-TIDINGS-LIST, and back to the default list")
+    func lists() async throws {
+        try await withCalDAVServer(.radicale) { server in
+            let (a, b, chores) = try await twoHomes(server)
+            _ = try await a.tasks.add(name: "Milk", details: TaskDetailChanges(list: .set("Groceries")))
+            _ = try await a.sync.sync()
+            _ = try await b.sync.sync()
+            let milk = try await b.task("Milk")
+            #expect(milk.list == "Groceries")
+            let client = try CalDAVClientTests.client(server, chores)
+            let texts = try await client.fetch(try await client.members().map(\.href)).compactMap(\.icalendar)
+            #expect(texts.contains { $0.contains("X-TIDINGS-LIST:Groceries") })
+            _ = try await b.tasks.edit(id: try #require(milk.id), details: TaskDetailChanges(list: .clear))
+            _ = try await b.sync.sync()
+            _ = try await a.sync.sync()
+            #expect(try await a.task("Milk").list == nil)
+            #expect(try await a.sync.sync() == ChoreSyncSummary())
+        }
+    }
+
     @Test("a chore last synced before these fields were read takes them from the server once, sending nothing")
     func upgradeTakesFields() async throws {
         try await withCalDAVServer(.radicale) { server in
