@@ -7,7 +7,9 @@ import Testing
 /// their `Support` folders.
 /// Waits for a server whose lifeline was closed to end: it should at once; after 5 s it is
 /// sent SIGTERM, after 5 s more SIGKILL, so that a server that missed the end of its lifeline
-/// cannot hang the test run.
+/// cannot hang the test run. (Its lifeline's write end is close-on-exec as well: a server
+/// started beside it by another test would otherwise hold it, and each would wait for the
+/// other.)
 func stopServer(_ process: Process) {
     for signal in [Int32(0), SIGTERM, SIGKILL] {
         if signal != 0, process.isRunning { kill(process.processIdentifier, signal) }

@@ -26,6 +26,19 @@ base, user, password, path, command = sys.argv[1:6]
 client = caldav.DAVClient(url=base, username=user, password=password)
 calendar = client.calendar(url=base.rstrip("/") + path)
 
+
+def new_todo(uid, summary):
+    """A calendar and its VTODO with UID, DTSTAMP and SUMMARY; the caller adds it to the calendar."""
+    ical = icalendar.Calendar()
+    ical.add("prodid", "-//python-caldav reference//EN")
+    ical.add("version", "2.0")
+    todo = icalendar.Todo()
+    todo.add("uid", uid)
+    todo.add("dtstamp", datetime.datetime(2026, 11, 23, 12, tzinfo=datetime.timezone.utc))
+    todo.add("summary", summary)
+    return ical, todo
+
+
 if command == "list":
     todos = []
     for todo in calendar.todos(include_completed=True):
@@ -52,13 +65,7 @@ if command == "list":
     print(json.dumps(sorted(todos, key=lambda todo: todo["summary"])))
 elif command == "add":
     uid, summary, due, rrule = sys.argv[6:10]
-    ical = icalendar.Calendar()
-    ical.add("prodid", "-//python-caldav reference//EN")
-    ical.add("version", "2.0")
-    todo = icalendar.Todo()
-    todo.add("uid", uid)
-    todo.add("dtstamp", datetime.datetime(2026, 11, 23, 12, tzinfo=datetime.timezone.utc))
-    todo.add("summary", summary)
+    ical, todo = new_todo(uid, summary)
     todo.add("due", datetime.date.fromisoformat(due))
     if rrule:
         todo.add("rrule", icalendar.vRecur.from_ical(rrule))
@@ -67,13 +74,7 @@ elif command == "add":
 elif command == "add-timed":
     import zoneinfo
     uid, summary, due, tzid, priority, trigger = sys.argv[6:12]
-    ical = icalendar.Calendar()
-    ical.add("prodid", "-//python-caldav reference//EN")
-    ical.add("version", "2.0")
-    todo = icalendar.Todo()
-    todo.add("uid", uid)
-    todo.add("dtstamp", datetime.datetime(2026, 11, 23, 12, tzinfo=datetime.timezone.utc))
-    todo.add("summary", summary)
+    ical, todo = new_todo(uid, summary)
     todo.add("due", datetime.datetime.fromisoformat(due).replace(tzinfo=zoneinfo.ZoneInfo(tzid)))
     todo.add("priority", int(priority))
     alarm = icalendar.Alarm()

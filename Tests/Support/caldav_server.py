@@ -80,8 +80,8 @@ else:
     sys.exit("%s did not start: no port it could bind" % kind)
 
 
-def stop_on_eof():
-    sys.stdin.read()
+def stop(*_):
+    """Stops the server and this script: at the end of the lifeline, or on SIGTERM."""
     server.terminate()
     try:
         server.wait(timeout=5)
@@ -90,17 +90,8 @@ def stop_on_eof():
     os._exit(0)
 
 
-def stop_on_term(signum, frame):
-    server.terminate()
-    try:
-        server.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        server.kill()
-    os._exit(0)
-
-
-threading.Thread(target=stop_on_eof, daemon=True).start()
-signal.signal(signal.SIGTERM, stop_on_term)
+threading.Thread(target=lambda: (sys.stdin.read(), stop()), daemon=True).start()
+signal.signal(signal.SIGTERM, stop)
 
 with open(port_file + ".tmp", "w") as out:
     out.write("%d\n" % port)

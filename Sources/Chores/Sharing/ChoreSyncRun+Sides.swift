@@ -41,15 +41,7 @@ extension ChoreSyncRun {
             href: object.href, uid: uid, taskID: item?.taskID, etag: object.etag, icalendar: text)
         guard let item else {
             // New there.
-            let (task, completion) = ChoreMapping.task(
-                parsed.fields, current: nil, articleID: try await articleID(parsed.fields.link, current: nil),
-                now: engine.now())
-            let history = ChoreMapping.history(
-                parsed.fields, current: nil, base: nil, recorded: completion, taskID: nil)
-            var (linked, pending) = (task, synced)
-            (linked.parentID, pending.pendingParent) = parent(named: parsed.fields.parentUID, for: nil)
-            try await write(
-                .insert(linked, completion: completion, item: pending, history: history.add), counting: \.received)
+            try await insert(parsed.fields, item: synced)
             return
         }
         let known = baseFields(item)
@@ -60,16 +52,8 @@ extension ChoreSyncRun {
                 try await write(.item(synced), counting: nil)
                 return
             }
-            let (task, completion) = ChoreMapping.task(
-                parsed.fields, current: nil, articleID: try await articleID(parsed.fields.link, current: nil),
-                now: engine.now())
-            conflict(task.name, fields: [], "deleted here but changed on another device: kept")
-            let history = ChoreMapping.history(
-                parsed.fields, current: nil, base: nil, recorded: completion, taskID: nil)
-            var (linked, pending) = (task, synced)
-            (linked.parentID, pending.pendingParent) = parent(named: parsed.fields.parentUID, for: nil)
-            try await write(
-                .insert(linked, completion: completion, item: pending, history: history.add), counting: \.received)
+            conflict(parsed.fields.name, fields: [], "deleted here but changed on another device: kept")
+            try await insert(parsed.fields, item: synced)
             return
         }
         guard let found = tasks[taskID] else {
@@ -138,6 +122,18 @@ extension ChoreSyncRun {
                 task, expected: local.task, completion: completion, item: synced, forgetting: forgetting,
                 history: history.add, forgettingHistory: history.forget),
             counting: changed ? \.received : nil)
+    }
+
+    /// A chore received that is no task here yet: the task, its completions, its parent (or the
+    /// parent's UID, pending until it arrives) and its object, in one write.
+    mutating func insert(_ fields: ChoreFields, item: ChoreSyncItem) async throws {
+        var (task, completion) = ChoreMapping.task(
+            fields, current: nil, articleID: try await articleID(fields.link, current: nil), now: engine.now())
+        let history = ChoreMapping.history(fields, current: nil, base: nil, recorded: completion, taskID: nil)
+        var item = item
+        (task.parentID, item.pendingParent) = parent(named: fields.parentUID, for: nil)
+        try await write(
+            .insert(task, completion: completion, item: item, history: history.add), counting: \.received)
     }
 
     /// A chore deleted there.

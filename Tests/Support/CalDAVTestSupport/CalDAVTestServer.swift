@@ -97,23 +97,6 @@ public func withRadicale<T>(_ body: (CalDAVTestServer) async throws -> T) async 
 /// Runs `body` against a CalDAV server of `kind` started for it, and stops the server (its
 /// stdin, the lifeline, closes) when `body` returns or throws. A machine without the servers
 /// that `make deps` installs fails the test, saying so.
-extension CalDAVTestServer {
-    /// Waits for a server whose lifeline was closed to end: it should at once; after 5 s it is
-    /// sent SIGTERM (the script stops its server on it too), after 5 s more SIGKILL, so that a
-    /// server that missed the end of its lifeline cannot hang the test run. The write end is
-    /// also kept from other processes (close-on-exec): a server started beside this one by
-    /// another test would otherwise hold it, and each would wait for the other.
-    static func stop(_ process: Process) {
-        for signal in [Int32(0), SIGTERM, SIGKILL] {
-            if signal != 0, process.isRunning { kill(process.processIdentifier, signal) }
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning, Date() < deadline { usleep(20_000) }
-            guard process.isRunning else { break }
-        }
-        if !process.isRunning { process.waitUntilExit() }
-    }
-}
-
 public func withCalDAVServer<T>(_ kind: CalDAVTestServer.Kind, _ body: (CalDAVTestServer) async throws -> T)
     async throws -> T
 {
@@ -148,14 +131,14 @@ public func withCalDAVServer<T>(_ kind: CalDAVTestServer.Kind, _ body: (CalDAVTe
         let errors = try FileHandle(forWritingTo: log)
         process.standardError = errors
         let lifeline = Pipe()
-        // Only this process holds the write end (see `stop(_:)`).
+        // Only this process holds the write end (see `stopServer(_:)`).
         _ = fcntl(lifeline.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         process.standardInput = lifeline
         try process.run()
         try? errors.close()
         defer {
             try? lifeline.fileHandleForWriting.close()
-            CalDAVTestServer.stop(process)
+            stopServer(process)
         }
         var port: Int?
         let deadline = ContinuousClock.now + .seconds(60)
@@ -170,7 +153,7 @@ public func withCalDAVServer<T>(_ kind: CalDAVTestServer.Kind, _ body: (CalDAVTe
             return try await body(CalDAVTestServer(kind: kind, base: base, storage: storage))
         }
         try? lifeline.fileHandleForWriting.close()
-        CalDAVTestServer.stop(process)
+        stopServer(process)
         let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         failures.append("attempt \(attempt): status \(process.terminationStatus) \(said)")
     }
