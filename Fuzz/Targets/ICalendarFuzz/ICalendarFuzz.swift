@@ -1,4 +1,5 @@
 import Foundation
+import Models
 
 @testable import Chores
 
@@ -32,6 +33,15 @@ func fuzzICalendar(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
         wanted.name = fitting.name + " x"
         wanted.due = Date(timeIntervalSince1970: 1_795_478_400)  // 2026-11-24
         wanted.completed = wanted.frequency != nil || wanted.isDone ? now : nil
+        // And the details: a time in a zone, a priority, reminders, a list, a parent, one
+        // more completion in the history.
+        wanted.dueTime = TimeOfDay(hour: 7, minute: 15)
+        wanted.timeZone = "Europe/Berlin"
+        wanted.priority = .low
+        wanted.reminders = [0, 30, 1440]
+        wanted.list = "Groceries"
+        wanted.parentUID = "parent-1"
+        wanted.history = ChoreCompletion.normalized(fitting.history + [ChoreCompletion(at: now, device: "Kitchen")])
         var patched = chore
         patched.apply(ChoreMapping.patched(raw: fields, normalized: fitting, wanted: wanted), now: now, calendar: utc)
         guard let back = try? ChoreObject(parsing: patched.calendar.text).fields(calendar: utc),
