@@ -61,6 +61,10 @@ struct Command: Sendable {
         case view
         /// A setting's key (`set`, `unset`).
         case setting
+        /// A list of chores (`--list`).
+        case taskList
+        /// One of a few words (`--priority high|medium|low`).
+        case choice([String])
 
         /// How an error names it: `a feed id must be an id like 3`.
         var described: String {
@@ -68,7 +72,7 @@ struct Command: Sendable {
             case .feedID: "a feed id"
             case .itemID: "an item id"
             case .taskID: "a task id"
-            case .text, .path, .commandName, .configKey, .tag, .view, .setting: "id"
+            case .text, .path, .commandName, .configKey, .tag, .view, .setting, .taskList, .choice: "id"
             }
         }
     }

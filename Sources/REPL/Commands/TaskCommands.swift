@@ -29,7 +29,7 @@ struct TaskCommands {
             usage: "task list [--overdue|--today|--upcoming|--done|--all] [--list NAME]",
             summary:
                 "open tasks by next due date (then time, then priority), undated last; --today is due today, --upcoming tomorrow through the next 7 days, --overdue before today, --done every completion newest first, --all every task; --list one list",
-            example: "task list --overdue", options: listFilters.map { .flag($0.0) } + [.value("list")]
+            example: "task list --overdue", options: listFilters.map { .flag($0.0) } + [.value("list", .taskList)]
         ) { try await TaskCommands(context: $0.context).list($0) },
         Command(
             ["task lists"], usage: "task lists", summary: "the lists of chores, with their open and total counts",
@@ -77,7 +77,8 @@ struct TaskCommands {
 
     /// The options of a chore's details, as `task add` and `task edit` take them.
     static let detailOptions: [Command.Option] = [
-        .value("priority"), .value("list"), .value("under", .taskID), .value("remind"),
+        .value("priority", .choice(["high", "medium", "low", "none"])), .value("list", .taskList),
+        .value("under", .taskID), .value("remind"),
     ]
 
     /// `task list`'s flags, each a filter.

@@ -23,6 +23,7 @@ final class Completer: Sendable {
         var tasks: [Titled] = []
         var tags: [String] = []
         var views: [String] = []
+        var lists: [String] = []
         var stale = true
         var dataVersion: Int?
     }
@@ -93,6 +94,7 @@ final class Completer: Sendable {
             let all: [HouseholdTask] = (try? await tasks.list(.all)) ?? []
             let numbered: [(id: Int64, title: String)] = all.compactMap { task in task.id.map { ($0, task.name) } }
             loaded.tasks = numbered.sorted { $0.id < $1.id }.map { Titled(id: String($0.id), title: $0.title) }
+            loaded.lists = ((try? await tasks.lists()) ?? []).compactMap(\.name)
         }
         ids.withLock { current in
             loaded.stale = current.stale  // a commit during the load marks it stale again
@@ -164,6 +166,9 @@ final class Completer: Sendable {
         case .configKey: return Self.matching(configKeys(), prefix)
         case .tag: return current.tags.filter { $0.hasPrefix(prefix) }.map(Self.escaped)
         case .setting: return Self.matching(Setting.all.map(\.key), prefix)
+        case .choice(let words): return Self.matching(words, prefix)
+        case .taskList:
+            return current.lists.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }.map(Self.escaped)
         case .view:
             return current.views.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }.map(Self.escaped)
         case .commandName:

@@ -1,6 +1,7 @@
 import Chores
 import Feed
 import Foundation
+import Store
 import Synchronization
 import Testing
 
@@ -176,6 +177,22 @@ struct CompletionTests {
         #expect(completer.candidates(before: ["help"], prefix: "ta") == ["task"])
         #expect(completer.candidates(before: ["feed", "add"], prefix: "/tm") == nil)
         #expect(completer.candidates(before: ["task", "done", "1"], prefix: "") == [])
+    }
+
+    @Test("a chore's --list completes from the lists there are, --priority from its words")
+    func choreValues() async throws {
+        let tasks = TaskService(store: try LocalStore.inMemory())
+        _ = try await tasks.add(name: "Milk", details: TaskDetailChanges(list: .set("Groceries")))
+        _ = try await tasks.add(name: "Mow", details: TaskDetailChanges(list: .set("garden")))
+        let completer = Completer(feeds: nil, tasks: tasks)
+        await completer.reload()
+        #expect(completer.candidates(before: ["task", "add", "Eggs", "--list"], prefix: "gr") == ["Groceries"])
+        #expect(completer.candidates(before: ["task", "list", "--list"], prefix: "") == ["garden", "Groceries"])
+        #expect(
+            completer.candidates(before: ["task", "edit", "1", "--priority"], prefix: "") == [
+                "high", "medium", "low", "none",
+            ])
+        #expect(completer.candidates(before: ["task", "add", "x", "--priority"], prefix: "m") == ["medium"])
     }
 
     @Test("paths: directories end with a slash, hidden files only when asked for, ~ kept as typed")
