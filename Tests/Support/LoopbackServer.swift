@@ -17,7 +17,19 @@ func stopServer(_ process: Process) {
         while process.isRunning, Date() < deadline { usleep(20_000) }
         guard process.isRunning else { break }
     }
-    if !process.isRunning { process.waitUntilExit() }
+    if !process.isRunning { process.waitWithoutSpinning() }
+}
+
+extension Process {
+    /// Waits for the process to end, sleeping between looks. `waitUntilExit()` spins its
+    /// thread's run loop, and on a thread without run loop sources (every Swift concurrency
+    /// thread) that is a busy loop taking a whole core for as long as the process runs: on a
+    /// two-core machine, each test waiting so halved the CPU everything else had, and servers
+    /// other tests started could miss their start deadline.
+    func waitWithoutSpinning() {
+        while isRunning { usleep(2_000) }
+        waitUntilExit()  // returns at once now; it settles the termination status
+    }
 }
 
 func withLoopbackServer<T>(
@@ -42,14 +54,19 @@ func withLoopbackServer<T>(
     // The server writes its port once it listens; wait for it (bounded, so a server that
     // cannot start fails the test instead of hanging it).
     var port: Int?
-    let deadline = ContinuousClock.now + .seconds(60)
-    while port == nil && ContinuousClock.now < deadline {
+    func readPort() {
         if let text = try? String(contentsOf: portFile, encoding: .utf8), text.hasSuffix("\n") {
             port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        } else {
-            try await Task.sleep(for: .milliseconds(25))
         }
     }
+    let deadline = ContinuousClock.now + .seconds(120)
+    while port == nil && ContinuousClock.now < deadline {
+        readPort()
+        if port == nil { try await Task.sleep(for: .milliseconds(25)) }
+    }
+    // A look after the deadline too: the tests' threads can all be held by synchronous waits
+    // (a binary run, a tool), and this one may wake late to a server that started in time.
+    if port == nil { readPort() }
     let base = try #require(
         port.flatMap { URL(string: "http://127.0.0.1:\($0)") }, "the server \(script.lastPathComponent) did not start")
     return try await body(base)

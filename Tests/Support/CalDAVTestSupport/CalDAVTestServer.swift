@@ -141,14 +141,19 @@ public func withCalDAVServer<T>(_ kind: CalDAVTestServer.Kind, _ body: (CalDAVTe
             stopServer(process)
         }
         var port: Int?
-        let deadline = ContinuousClock.now + .seconds(60)
-        while port == nil && process.isRunning && ContinuousClock.now < deadline {
+        func readPort() {
             if let text = try? String(contentsOf: portFile, encoding: .utf8), text.hasSuffix("\n") {
                 port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
-            } else {
-                try await Task.sleep(for: .milliseconds(25))
             }
         }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while port == nil && process.isRunning && ContinuousClock.now < deadline {
+            readPort()
+            if port == nil { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        // A look after the deadline too: the tests' threads can all be held by synchronous
+        // waits (a binary run, a tool), and this one may wake late to a server that started.
+        if port == nil { readPort() }
         if let port, let base = URL(string: "http://127.0.0.1:\(port)/") {
             return try await body(CalDAVTestServer(kind: kind, base: base, storage: storage))
         }
