@@ -70,9 +70,15 @@ deadline = time.time() + 60
 for attempt in range(5):
     port = free_port()
     server = start(port)
-    # Accepting, and still running: not another test's server on the same port.
+    # Accepting, and still running a moment later: not another test's server on the same port
+    # while this one, unable to bind it, is on its way out (under load that takes a while).
     if accepting(server, port, deadline) and server.poll() is None:
-        break
+        time.sleep(0.5)
+        if server.poll() is None and accepting(server, port, deadline):
+            break
+        if server.poll() is None:
+            server.terminate()
+        continue
     if server.poll() is None:
         server.terminate()
         sys.exit("%s did not start" % kind)

@@ -94,10 +94,49 @@ public func withRadicale<T>(_ body: (CalDAVTestServer) async throws -> T) async 
     try await withCalDAVServer(.radicale, body)
 }
 
+/// How many CalDAV servers the tests run at once. Dozens of suites start one each at the same
+/// moment; on two cores that many Python servers starting together starved the rest of the
+/// run. A test waits (without holding a thread) for a slot. No test uses two servers at once.
+actor CalDAVServerSlots {
+    static let shared = CalDAVServerSlots(slots: 4)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(slots: Int) { free = slots }
+
+    func take() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func give() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    }
+}
+
 /// Runs `body` against a CalDAV server of `kind` started for it, and stops the server (its
 /// stdin, the lifeline, closes) when `body` returns or throws. A machine without the servers
-/// that `make deps` installs fails the test, saying so.
+/// that `make deps` installs fails the test, saying so. At most four run at once (see
+/// `CalDAVServerSlots`).
 public func withCalDAVServer<T>(_ kind: CalDAVTestServer.Kind, _ body: (CalDAVTestServer) async throws -> T)
+    async throws -> T
+{
+    await CalDAVServerSlots.shared.take()
+    do {
+        let result = try await withOneCalDAVServer(kind, body)
+        await CalDAVServerSlots.shared.give()
+        return result
+    } catch {
+        await CalDAVServerSlots.shared.give()
+        throw error
+    }
+}
+
+private func withOneCalDAVServer<T>(_ kind: CalDAVTestServer.Kind, _ body: (CalDAVTestServer) async throws -> T)
     async throws -> T
 {
     let python = CalDAVTestServer.python
