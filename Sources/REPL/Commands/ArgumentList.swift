@@ -13,6 +13,9 @@ struct ArgumentList {
         /// A switch without a value.
         case flag
         case value
+        /// A value that may be left out: the next word unless there is none or it is another
+        /// `--option` (`task list --list` alone lists the lists).
+        case optionalValue
         /// A count and a unit (`--every 2 weeks`, `--every weekday`), and the words of an `on`
         /// clause after them (`--every month on the last friday`).
         case countAndUnit
@@ -21,6 +24,8 @@ struct ArgumentList {
     /// Positional words, in order.
     private(set) var positional: [String] = []
     private var values: [String: String] = [:]
+    /// Options of kind `.optionalValue` given without their value.
+    private var bare: Set<String> = []
 
     /// Splits `words` for `command`, which accepts `options`. After `literalAfter` positional
     /// words, every word is positional, options included (`alias NAME COMMAND...`).
@@ -47,7 +52,9 @@ struct ArgumentList {
                     ? "" : "; it accepts " + options.keys.sorted().map { "--" + $0 }.joined(separator: ", ")
                 throw .usage("\(command) has no option \"\(word)\"\(hint ?? known)")
             }
-            guard values[name] == nil else { throw .usage("\(command): \(word) is given twice") }
+            guard values[name] == nil, !bare.contains(name) else {
+                throw .usage("\(command): \(word) is given twice")
+            }
             switch kind {
             case .flag:
                 values[name] = ""
@@ -55,6 +62,13 @@ struct ArgumentList {
                 guard index < words.count else { throw .usage("\(command): \(word) needs a value") }
                 values[name] = words[index]
                 index += 1
+            case .optionalValue:
+                if index < words.count, !words[index].hasPrefix("--") {
+                    values[name] = words[index]
+                    index += 1
+                } else {
+                    bare.insert(name)
+                }
             case .countAndUnit:
                 guard index < words.count else {
                     throw .usage("\(command): \(word) needs a count and a unit, like \(word) 2 weeks")
@@ -97,7 +111,10 @@ struct ArgumentList {
     var options: [String: String] { values }
 
     /// Whether the option was given.
-    func has(_ name: String) -> Bool { values[name] != nil }
+    func has(_ name: String) -> Bool { values[name] != nil || bare.contains(name) }
+
+    /// Whether an `.optionalValue` option was given without its value.
+    func isBare(_ name: String) -> Bool { bare.contains(name) }
 
     /// The value of an option, if given.
     func value(_ name: String) -> String? { values[name] }

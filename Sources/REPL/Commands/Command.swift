@@ -41,6 +41,9 @@ struct Command: Sendable {
             Option(name: name, kind: .value, value: value)
         }
         static func countAndUnit(_ name: String) -> Option { Option(name: name, kind: .countAndUnit) }
+        static func optionalValue(_ name: String, _ value: ValueKind = .text) -> Option {
+            Option(name: name, kind: .optionalValue, value: value)
+        }
     }
 
     /// What a word names: completion offers the matching ids, paths or names.

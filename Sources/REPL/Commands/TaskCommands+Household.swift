@@ -180,6 +180,11 @@ extension TaskCommands {
             throw CommandError.usage("choose one of --overdue, --today, --upcoming, --done, --all")
         }
         let filter = chosen.first?.1 ?? .open
+        // `--list` alone is `task lists`, as the issue asking for lists named it.
+        if input.arguments.isBare("list") {
+            guard chosen.isEmpty else { throw CommandError.usage("--list alone lists the lists: give it no filter") }
+            return try await lists(input)
+        }
         let listName = input.arguments.value("list")
         if filter == .done { return try await doneList(on: listName) }
         let viewModel = TaskListViewModel(service: tasks)

@@ -26,10 +26,11 @@ struct TaskCommands {
         ) { try await TaskCommands(context: $0.context).add($0) },
         Command(
             ["task list"], aliases: ["task ls"],
-            usage: "task list [--overdue|--today|--upcoming|--done|--all] [--list NAME]",
+            usage: "task list [--overdue|--today|--upcoming|--done|--all] [--list [NAME]]",
             summary:
-                "open tasks by next due date (then time, then priority), undated last; --today is due today, --upcoming tomorrow through the next 7 days, --overdue before today, --done every completion newest first, --all every task; --list one list",
-            example: "task list --overdue", options: listFilters.map { .flag($0.0) } + [.value("list", .taskList)]
+                "open tasks by next due date (then time, then priority), undated last; --today is due today, --upcoming tomorrow through the next 7 days, --overdue before today, --done every completion newest first, --all every task; --list NAME one list, --list alone the lists (task lists)",
+            example: "task list --overdue",
+            options: listFilters.map { .flag($0.0) } + [.optionalValue("list", .taskList)]
         ) { try await TaskCommands(context: $0.context).list($0) },
         Command(
             ["task lists"], usage: "task lists", summary: "the lists of chores, with their open and total counts",

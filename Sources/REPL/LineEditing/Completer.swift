@@ -221,7 +221,7 @@ final class Completer: Sendable {
             }
             switch option.kind {
             case .flag: continue
-            case .value:
+            case .value, .optionalValue:
                 if index == typed.count { return option.value }
                 index += 1
             case .countAndUnit:

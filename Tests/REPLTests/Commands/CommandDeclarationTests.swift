@@ -15,7 +15,9 @@ struct CommandDeclarationTests {
 
     /// The `<arguments>` and `[arguments]` a usage line shows for the command itself (before any ", or" form).
     static func arguments(in usage: String) -> [String] {
+        // An option's value that may be left out (`--list [NAME]`) is no positional argument.
         let own = usage.components(separatedBy: ", or ")[0].components(separatedBy: " (or ")[0]
+            .replacingOccurrences(of: #"(--[a-z-]+) \[([A-Z]+)\]"#, with: "$1 $2", options: .regularExpression)
         return own.matches(of: /<([^>]+)>|\[([A-Za-z][A-Za-z-]*)(?:\.\.\.)?\]/).map {
             String($0.output.1 ?? $0.output.2 ?? "").replacingOccurrences(of: "...", with: "")
         }
