@@ -125,13 +125,17 @@ class Handler(loopback.Handler):
             self.wfile.write(body)
         self.close_connection = True
 
-    def send_slowly(self, status, body, headers):
+    def head(self, status, body, headers):
+        """Sends the status and headers with the body's length; whether a body is to follow."""
         self.send_response(status)
         for key, value in headers.items():
             self.send_header(key, value)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        if self.command == "HEAD":
+        return self.command != "HEAD"
+
+    def send_slowly(self, status, body, headers):
+        if not self.head(status, body, headers):
             return
         try:
             for start in range(0, len(body), 16384):
@@ -142,12 +146,7 @@ class Handler(loopback.Handler):
             self.close_connection = True
 
     def stall(self, status, body, headers):
-        self.send_response(status)
-        for key, value in headers.items():
-            self.send_header(key, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command == "HEAD":
+        if not self.head(status, body, headers):
             return
         self.wfile.write(body[:len(body) // 2])
         self.wfile.flush()

@@ -182,7 +182,7 @@ package enum ChoreMapping {
     /// `local` with the UID its parent is shared under: its parent's object's, or, for a task
     /// without a parent here whose object names one no task here is (not received yet, or not a
     /// chore this home can read), that one, kept rather than taken off.
-    package static func withParent(_ local: ChoreSyncTask, base: ChoreFields?, items: [ChoreSyncItem])
+    package static func withParent(_ local: ChoreSyncTask, base: ChoreFields?, items: some Sequence<ChoreSyncItem>)
         -> ChoreSyncTask
     {
         var local = local

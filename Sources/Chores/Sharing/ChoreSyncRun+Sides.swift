@@ -156,7 +156,7 @@ extension ChoreSyncRun {
 
     /// `local` with the UID its parent is shared under (see `ChoreMapping.withParent`).
     func resolved(_ local: ChoreSyncTask, base: ChoreFields?) -> ChoreSyncTask {
-        ChoreMapping.withParent(local, base: base, items: Array(items.values))
+        ChoreMapping.withParent(local, base: base, items: items.values)
     }
 
     /// The task a received `RELATED-TO` names, and the UID to keep pending when no task here is

@@ -191,11 +191,7 @@ extension TaskCommands {
         await viewModel.load(filter)
         if case .failed(let message, _) = viewModel.state { throw CommandError(code: "storage", message: message) }
         var list = viewModel.state.content?.orderedTasks ?? []
-        if let listName {
-            let wanted = try await tasks.list(filter, on: listName == "" ? nil : listName).compactMap(\.id)
-            let kept = Set(wanted)
-            list = list.filter { $0.id.map(kept.contains) ?? false }
-        }
+        if let listName { list = try TaskService.tasks(list, on: listName == "" ? nil : listName) }
         let last = try await tasks.lastCompletions()
         let rows = Self.nested(list)
         let showsDone = filter == .all

@@ -210,21 +210,28 @@ struct FileDownloaderTests {
         }
     }
 
+    /// Starts downloading `stall` (the server sends half and holds the connection), cancels once
+    /// 150,000 bytes arrived, and returns the error the download ended with.
+    private static func cancelHalfway(_ site: DownloadSite, _ transport: any HTTPStreaming) async throws
+        -> NetworkError?
+    {
+        let arrived = Watched<Int64>(0)
+        let task = Task {
+            try await FileDownloader(transport: transport).download(
+                site.url("stall"), to: site.destination, progress: { step in arrived.update { $0 = step.bytes } })
+        }
+        try await arrived.wait { $0 >= 150_000 }
+        task.cancel()
+        return await downloadError { try await task.value }
+    }
+
     @Test(
         "cancelled mid-transfer: .cancelled, the part keeps what arrived; the next run resumes it with If-Range"
     )
     func cancelledThenResumed() async throws {
         try await DownloadSite.run { site in
-            let arrived = Watched<Int64>(0)
             let transport = try streamingTransport()
-            let task = Task {
-                try await FileDownloader(transport: transport).download(
-                    site.url("stall"), to: site.destination, progress: { step in arrived.update { $0 = step.bytes } })
-            }
-            // The server sends half and holds the connection.
-            try await arrived.wait { $0 >= 150_000 }
-            task.cancel()
-            let error = await downloadError { try await task.value }
+            let error = try await Self.cancelHalfway(site, transport)
             #expect(error == .cancelled)
             #expect(try Data(contentsOf: site.part) == DownloadSite.episode.prefix(150_000))
 
@@ -241,15 +248,8 @@ struct FileDownloaderTests {
     @Test("a part whose file changed on the server since (If-Range fails) starts over with the new file")
     func changedFileStartsOver() async throws {
         try await DownloadSite.run { site in
-            let arrived = Watched<Int64>(0)
             let transport = try streamingTransport()
-            let task = Task {
-                try await FileDownloader(transport: transport).download(
-                    site.url("stall"), to: site.destination, progress: { step in arrived.update { $0 = step.bytes } })
-            }
-            try await arrived.wait { $0 >= 150_000 }
-            task.cancel()
-            _ = await downloadError { try await task.value }
+            _ = try await Self.cancelHalfway(site, transport)
             let changed = Data(DownloadSite.episode.reversed())
             try changed.write(to: site.site.appendingPathComponent("episode.mp3"))
             let result = try await FileDownloader(transport: transport).download(
