@@ -61,6 +61,7 @@ if command == "list":
             "priority": int(component.get("PRIORITY")) if component.get("PRIORITY") is not None else None,
             "alarms": [alarm.get("TRIGGER").to_ical().decode() for alarm in component.walk("VALARM")],
             "related_to": str(component.get("RELATED-TO")) if component.get("RELATED-TO") else None,
+            "x_list": str(component.get("X-TIDINGS-LIST")) if component.get("X-TIDINGS-LIST") else None,
         })
     print(json.dumps(sorted(todos, key=lambda todo: todo["summary"])))
 elif command == "add":

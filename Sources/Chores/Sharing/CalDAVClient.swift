@@ -58,6 +58,12 @@ package struct CalDAVClient: Sendable {
     let collectionPath: String
     private let client: AuthenticatedClient
 
+    /// The path of `collection` in the canonical form of `DAVHref`, with its final slash.
+    package static func path(of collection: URL) -> String {
+        let path = DAVHref.canonical(collection.path(percentEncoded: true))
+        return path.hasSuffix("/") ? path : path + "/"
+    }
+
     /// A client for `collection`, or why there can be none: a password that would cross the
     /// network in clear text, or no password at all. `credentials` is read now and on every
     /// 401.
@@ -68,8 +74,7 @@ package struct CalDAVClient: Sendable {
         guard CalDAVCredentials.mayCarryCredentials(collection) else { throw .insecure(collection) }
         guard let found = credentials() else { throw .noPassword(user: nil, host: collection.host ?? "") }
         self.collection = collection
-        let path = DAVHref.canonical(collection.path(percentEncoded: true))
-        collectionPath = path.hasSuffix("/") ? path : path + "/"
+        collectionPath = Self.path(of: collection)
         user = found.user
         let authenticator = Authenticator(store: InMemoryTokenStore(.basic(user: found.user, password: found.password)))
         {

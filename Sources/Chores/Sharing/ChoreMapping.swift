@@ -187,7 +187,9 @@ package enum ChoreMapping {
     {
         var local = local
         if let parentID = local.task.parentID {
-            local.parentUID = items.first { $0.taskID == parentID }?.uid
+            // A parent not shared yet (new, or on its way to another collection) keeps the UID
+            // the step last named until it has one: a step never loses its parent in between.
+            local.parentUID = items.first { $0.taskID == parentID }?.uid ?? base?.parentUID
         } else if let uid = base?.parentUID, !items.contains(where: { $0.uid == uid && $0.taskID != nil }) {
             local.parentUID = uid
         } else {

@@ -34,10 +34,14 @@ package struct ChoreSyncEngine {
     let client: CalDAVClient
     let calendar: Calendar
     let now: @Sendable () -> Date
+    /// The tasks this collection holds.
+    let scope: ChoreSyncScope
 
     package init(
-        repository: ChoreSyncRepository, client: CalDAVClient, calendar: Calendar, now: @escaping @Sendable () -> Date
+        repository: ChoreSyncRepository, client: CalDAVClient, calendar: Calendar,
+        scope: ChoreSyncScope = .everything, now: @escaping @Sendable () -> Date
     ) {
+        self.scope = scope
         self.repository = repository
         self.client = client
         self.calendar = calendar
@@ -53,6 +57,9 @@ package struct ChoreSyncEngine {
         /// changed here meanwhile, an object changed there again), so the next sync must list
         /// it again.
         package var keepsToken = false
+        /// Objects deleted here because their tasks moved to a list shared through another
+        /// collection: the tasks go out in that collection's sync, which must run after this one.
+        package var released = 0
     }
 
     /// Why a sync stopped.
@@ -83,7 +90,13 @@ struct ChoreSyncRun {
     let engine: ChoreSyncEngine
     var outcome = ChoreSyncEngine.Outcome()
     var tasks: [Int64: ChoreSyncTask] = [:]
+    /// The objects of this collection, by href.
     var items: [String: ChoreSyncItem] = [:]
+    /// The objects of the other collections: a step may name a parent shared elsewhere, and a
+    /// UID is one chore's wherever it is.
+    var elsewhere: [ChoreSyncItem] = []
+    /// The tasks this collection holds, its list spelt as the tasks spell it.
+    var scope: ChoreSyncScope
 
     /// The hrefs the listing says are gone: an object that reappears under another href with
     /// the same UID has moved.
@@ -91,7 +104,10 @@ struct ChoreSyncRun {
     /// Old hrefs of objects that moved in this sync.
     var movedAway: Set<String> = []
 
-    init(engine: ChoreSyncEngine) { self.engine = engine }
+    init(engine: ChoreSyncEngine) {
+        self.engine = engine
+        scope = engine.scope
+    }
 
     /// Every change since `token`, asking again while the server sends them in parts.
     func allChanges(since token: String?) async throws -> CalDAVChanges? {
@@ -178,7 +194,13 @@ struct ChoreSyncRun {
         // 4. Our changes, additions and deletions.
         try await reload()
         let byTask = Dictionary(items.values.compactMap { item in item.taskID.map { ($0, item) } }) { a, _ in a }
-        for local in tasks.values.sorted(by: { ($0.task.id ?? 0) < ($1.task.id ?? 0) }) {
+        // Tasks moved to a list another collection holds leave this one first.
+        for item in items.values.sorted(by: { $0.href < $1.href }) {
+            guard let id = item.taskID, let local = tasks[id], !scope.holds(local.task) else { continue }
+            try await movedOut(item)
+        }
+        for local in tasks.values.sorted(by: { ($0.task.id ?? 0) < ($1.task.id ?? 0) })
+        where scope.holds(local.task) {
             try await send(local, item: local.task.id.flatMap { byTask[$0] })
         }
         for item in items.values.sorted(by: { $0.href < $1.href }) where item.taskID == nil {
@@ -202,8 +224,14 @@ struct ChoreSyncRun {
         if try await linkPendingParents(state) { state = try await repository.localState() }
         tasks = Dictionary(
             state.tasks.compactMap { task in task.task.id.map { ($0, task) } }, uniquingKeysWith: { a, _ in a })
-        items = Dictionary(state.items.map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
+        let here = state.items.filter { client.contains($0.href) }
+        items = Dictionary(here.map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
+        elsewhere = state.items.filter { !client.contains($0.href) }
+        scope = engine.scope.spelled(as: state.tasks.map(\.task))
     }
+
+    /// Every object known, this collection's as this sync has them.
+    var allItems: [ChoreSyncItem] { Array(items.values) + elsewhere }
 
     /// Chores received as steps of a chore that had not arrived yet: each becomes a step of its
     /// parent once the parent is a task here. Returns whether anything was written.
@@ -308,9 +336,11 @@ struct ChoreSyncRun {
         try await client.fetch([href]).first { DAVHref.path(of: $0.href) == href }
     }
 
-    /// An object's text read (see `ChoreMapping.read`).
+    /// An object's text read (see `ChoreMapping.read`), in the list this collection holds.
     func read(_ text: String) throws -> (object: ChoreObject, raw: ChoreFields, fields: ChoreFields) {
-        try ChoreMapping.read(text, calendar: engine.calendar)
+        var read = try ChoreMapping.read(text, calendar: engine.calendar)
+        read.fields = scope.received(read.fields)
+        return read
     }
 
     /// The fields both sides last agreed on; `nil` for an object that cannot be read.
@@ -353,5 +383,62 @@ struct ChoreSyncRun {
         case .item(let item), .reserve(let item): items[item.href] = item
         case .delete(_, let href), .forget(let href), .deleted(let href): items[href] = nil
         }
+    }
+}
+
+/// Which tasks one collection holds: one list alone (a list shared through a collection of its
+/// own, as Reminders and tasks.org keep one list per collection), or every list that has no
+/// collection of its own.
+package struct ChoreSyncScope: Sendable, Hashable {
+    /// The list the collection holds alone; `nil` for the collection of every other list.
+    package var list: String?
+    /// The lists that have collections of their own (which the collection of every other list
+    /// does not hold).
+    package var ownLists: [String]
+
+    package init(list: String?, ownLists: [String]) {
+        self.list = list
+        self.ownLists = ownLists
+    }
+
+    /// Every task, in one collection.
+    package static let everything = ChoreSyncScope(list: nil, ownLists: [])
+
+    /// The scope with its list spelt as the tasks here spell it (`--list` joins a list in any
+    /// case, and keeps the first spelling): a chore received is put in that list, and one here
+    /// compares equal to what it was sent as.
+    package func spelled(as tasks: some Sequence<HouseholdTask>) -> ChoreSyncScope {
+        guard let list else { return self }
+        var scope = self
+        scope.list = tasks.lazy.compactMap(\.list).first { $0.lowercased() == list.lowercased() } ?? list
+        return scope
+    }
+
+    /// Whether the collection holds `task` (list names compare without case, as `--list` joins
+    /// them).
+    package func holds(_ task: HouseholdTask) -> Bool {
+        let name = task.list?.lowercased()
+        if let list { return name == list.lowercased() }
+        guard let name else { return true }
+        return !ownLists.contains { $0.lowercased() == name }
+    }
+
+    /// The fields of an object read from the collection: in a list's own collection, the chore
+    /// is in that list whatever its `X-TIDINGS-LIST` says (Reminders writes none).
+    package func received(_ fields: ChoreFields) -> ChoreFields {
+        guard let list else { return fields }
+        var fields = fields
+        fields.list = list
+        return fields
+    }
+
+    /// The fields a new object is written with: a list's own collection names no list (the
+    /// collection is the list), so that a client moving it to another collection does not
+    /// carry the old list's name along.
+    package func sent(_ fields: ChoreFields) -> ChoreFields {
+        guard list != nil else { return fields }
+        var fields = fields
+        fields.list = nil
+        return fields
     }
 }

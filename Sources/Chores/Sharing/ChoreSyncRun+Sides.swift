@@ -18,6 +18,11 @@ extension ChoreSyncRun {
             return
         }
         let uid = parsed.object.uid
+        if let other = elsewhere.first(where: { $0.uid == uid }) {
+            problem(object.href, "its UID \(uid) is already the chore at \(other.href), in another collection")
+            keepToken()
+            return
+        }
         guard object.etag != nil else {
             // Without an ETag no write to it can be conditional: it is left as it is.
             problem(object.href, "the server gives no ETag for it, so it cannot be changed safely; it is left alone")
@@ -156,14 +161,14 @@ extension ChoreSyncRun {
 
     /// `local` with the UID its parent is shared under (see `ChoreMapping.withParent`).
     func resolved(_ local: ChoreSyncTask, base: ChoreFields?) -> ChoreSyncTask {
-        ChoreMapping.withParent(local, base: base, items: items.values)
+        ChoreMapping.withParent(local, base: base, items: allItems)
     }
 
     /// The task a received `RELATED-TO` names, and the UID to keep pending when no task here is
     /// it yet (then `task` keeps the parent it has). A chore is never its own parent.
     func parent(named uid: String?, for task: HouseholdTask?) -> (id: Int64?, pending: String?) {
         guard let uid else { return (nil, nil) }
-        guard let id = items.values.first(where: { $0.uid == uid })?.taskID else { return (task?.parentID, uid) }
+        guard let id = allItems.first(where: { $0.uid == uid })?.taskID else { return (task?.parentID, uid) }
         return id == task?.id ? (nil, nil) : (id, nil)
     }
 
@@ -177,7 +182,7 @@ extension ChoreSyncRun {
             // New here: its object is saved before it is sent.
             let uid = UUID().uuidString
             let object = ChoreObject(
-                uid: uid, fields: ChoreMapping.fields(of: local, base: nil), now: engine.now(),
+                uid: uid, fields: scope.sent(ChoreMapping.fields(of: local, base: nil)), now: engine.now(),
                 calendar: engine.calendar)
             let item = ChoreSyncItem(
                 href: client.href(forUID: uid), uid: uid, taskID: taskID, etag: nil, icalendar: object.calendar.text)
@@ -224,6 +229,36 @@ extension ChoreSyncRun {
             }
             try await received(CalDAVObject(href: item.href, etag: current.etag, icalendar: current.icalendar))
         }
+    }
+
+    /// Deletes there the object of a task that moved to a list another collection holds; that
+    /// collection's sync then shares the task as a new chore (with a new UID, so that a home
+    /// that sees the two collections in either order never takes one for the other). Changed
+    /// there meanwhile: left for the next sync, which takes the change first.
+    mutating func movedOut(_ item: ChoreSyncItem) async throws {
+        var item = item
+        if item.etag == nil || item.etag == Self.unknownETag {
+            guard let current = try await fetchOne(item.href) else {
+                try await write(.forget(href: item.href), counting: nil)
+                outcome.released += 1
+                return
+            }
+            item.etag = current.etag
+        }
+        let deleted: CalDAVWrite
+        do throws(CalDAVError) {
+            deleted = try await client.delete(at: item.href, ifMatch: item.etag)
+        } catch {
+            guard Self.refusedAlone(error) else { throw error }
+            problem(item.href, "the server refused to delete it from this collection: \(error)")
+            return
+        }
+        guard case .stored = deleted else {
+            keepToken()
+            return
+        }
+        try await write(.forget(href: item.href), counting: nil)
+        outcome.released += 1
     }
 
     /// Deletes there a task deleted here.

@@ -56,6 +56,15 @@ public struct ChoreSyncSummary: Sendable, Hashable {
 
     public init() {}
 
+    /// Adds another collection's sync.
+    mutating func add(_ other: ChoreSyncSummary) {
+        sent += other.sent
+        received += other.received
+        deleted += other.deleted
+        conflicts += other.conflicts
+        problems += other.problems
+    }
+
     /// `sent 2, received 1, deleted 0, 1 conflict`.
     public var line: String {
         var parts = ["sent \(sent)", "received \(received)", "deleted \(deleted)"]
@@ -67,8 +76,10 @@ public struct ChoreSyncSummary: Sendable, Hashable {
     }
 }
 
-/// Where chores are shared and how the last sync went.
+/// Where chores are shared and how the last sync went: one collection.
 public struct ChoreSyncStatus: Sendable, Hashable {
+    /// The list the collection holds alone; `nil` for the collection of every other list.
+    public var list: String?
     /// The calendar collection.
     public var url: URL
     /// The user the server knows.
@@ -88,6 +99,9 @@ public struct ChoreSyncStatus: Sendable, Hashable {
 public enum ChoreSyncError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
     /// `task sync setup` has not been run.
     case notSetUp
+    /// A set-up that cannot be: a list name the task rules refuse, a collection another list
+    /// already uses, a list without a collection to stop.
+    case invalid(String)
     /// The server or the network failed (wrong password, not a calendar, out of space, down).
     case remote(String)
     case storage(StorageError)
@@ -96,6 +110,7 @@ public enum ChoreSyncError: Error, Sendable, Equatable, LocalizedError, CustomSt
     public var description: String {
         switch self {
         case .notSetUp: "chores are not shared yet: run \"task sync setup <collection-url>\" first"
+        case .invalid(let reason): reason
         case .remote(let reason): reason
         case .storage(let error): error.errorDescription ?? "\(error)"
         }
@@ -151,9 +166,13 @@ public actor ChoreSyncService {
     /// `user` (or the netrc's login for the host), and remembers the collection and the user.
     /// Returns the collection's display name, if it has one.
     ///
-    /// Another collection or user starts over: the next sync shares every task with it.
+    /// With `list`, the collection holds that list alone (as Reminders and tasks.org keep one
+    /// list per collection); without, every list that has no collection of its own. Another
+    /// collection or user starts over: the next sync shares every task of it with the new one.
     @discardableResult
-    public func setUp(collection given: URL, user: String?) async throws(ChoreSyncError) -> String? {
+    public func setUp(collection given: URL, user: String?, list: String? = nil) async throws(ChoreSyncError)
+        -> String?
+    {
         guard given.user == nil, given.password == nil else {
             throw .remote(
                 "the URL carries a user or password: give the collection's URL without them (the password goes in ~/.netrc or TIDINGS_CALDAV_PASSWORD)"
@@ -165,6 +184,19 @@ public actor ChoreSyncService {
             parts.path += "/"
             collection = parts.url ?? given
         }
+        let accounts = try await allAccounts()
+        let name = try await listName(list, accounts: accounts)
+        let path = CalDAVClient.path(of: collection)
+        // Each object belongs to the collection its href lies under: two collections may not
+        // share a path, nor lie one inside the other.
+        for other in accounts where !Self.same(other.list, name) {
+            let otherPath = CalDAVClient.path(of: other.url)
+            guard !path.hasPrefix(otherPath), !otherPath.hasPrefix(path) else {
+                throw .invalid(
+                    "\(collection.absoluteString) \(path == otherPath ? "is" : "overlaps") the collection of \(Self.describe(other.list)): give each list a collection of its own"
+                )
+            }
+        }
         if user == nil, passwords.hasPasswordWithoutUser, passwords.credentials(collection, nil) == nil {
             throw .remote("TIDINGS_CALDAV_PASSWORD is set but no user is named: give the user to set up")
         }
@@ -175,18 +207,35 @@ public actor ChoreSyncService {
         } catch {
             throw .remote(error.description)
         }
+        let previous = accounts.first { Self.same($0.list, name) }
         do {
-            try await repository.setAccount(url: collection, user: client.user)
+            try await repository.setAccount(
+                url: collection, user: client.user, list: previous?.list ?? name,
+                previousPath: previous.map { CalDAVClient.path(of: $0.url) })
         } catch {
             throw .storage(error)
         }
         return checked.displayName
     }
 
-    /// Stops sharing: the collection is forgotten; the tasks stay here and on the server.
-    public func stopSharing() async throws(ChoreSyncError) {
+    /// Stops sharing: with `list`, that list's own collection is forgotten (its tasks go to
+    /// the collection of every other list at the next sync, if there is one); without, every
+    /// collection. The tasks stay here and on the server.
+    public func stopSharing(list: String? = nil) async throws(ChoreSyncError) {
+        let accounts = try await allAccounts()
+        let chosen =
+            if let list {
+                accounts.filter { Self.same($0.list, list) }
+            } else {
+                accounts
+            }
+        if let list, chosen.isEmpty {
+            throw .invalid("the list \"\(list)\" has no collection of its own")
+        }
         do {
-            try await repository.removeAccount()
+            for account in chosen {
+                try await repository.removeAccount(list: account.list, path: CalDAVClient.path(of: account.url))
+            }
         } catch {
             throw .storage(error)
         }
@@ -194,13 +243,17 @@ public actor ChoreSyncService {
 
     /// Whether chores are shared.
     public func isSetUp() async -> Bool {
-        ((try? await repository.account()) ?? nil) != nil
+        !((try? await repository.accounts()) ?? []).isEmpty
     }
 
-    /// A two-way sync (see `ChoreSyncEngine`), recorded with its result.
+    /// A two-way sync of every collection set up (see `ChoreSyncEngine`), each recorded with
+    /// its result: the collection of every other list first, then each list's own by name.
+    /// A task moved to a list that another collection holds leaves the old collection and is
+    /// created in the new one in the same sync.
     ///
     /// - Throws: `.notSetUp`; `.remote` with the server's or the network's reason (what was
-    ///   synced by then stays, the rest goes at the next sync); `.storage`.
+    ///   synced by then stays, the rest goes at the next sync; the other collections sync
+    ///   first); `.storage`.
     public func sync() async throws(ChoreSyncError) -> ChoreSyncSummary {
         guard await waitForTurn() else { throw .remote("the sync was cancelled before it started") }
         busy = true
@@ -208,19 +261,46 @@ public actor ChoreSyncService {
             busy = false
             if !waiting.isEmpty { waiting.removeFirst().turn.resume(returning: true) }
         }
-        let found: ChoreSyncAccount?
-        do {
-            found = try await repository.account()
-        } catch {
-            throw .storage(error)
+        let accounts = try await allAccounts()
+        guard !accounts.isEmpty else { throw .notSetUp }
+        let ownLists = accounts.compactMap(\.list)
+        var summary = ChoreSyncSummary()
+        var failure: ChoreSyncError?
+        // A task that left one collection is created in another: a collection synced before
+        // the one it left is synced again (at most once more).
+        var round = 0
+        var again = Set(accounts.map(\.url))
+        while !again.isEmpty, round < 2 {
+            round += 1
+            var released = false
+            var synced: [URL] = []
+            for account in accounts where again.contains(account.url) {
+                do throws(ChoreSyncError) {
+                    let outcome = try await sync(account, ownLists: ownLists, alone: accounts.count == 1)
+                    summary.add(outcome.summary)
+                    released = released || outcome.released > 0
+                } catch {
+                    failure = failure ?? error
+                }
+                synced.append(account.url)
+            }
+            again = released ? Set(synced) : []
         }
-        guard let account = found else { throw .notSetUp }
+        if let failure { throw failure }
+        return summary
+    }
+
+    /// One collection's sync, recorded with its result.
+    private func sync(_ account: ChoreSyncAccount, ownLists: [String], alone: Bool) async throws(ChoreSyncError)
+        -> ChoreSyncEngine.Outcome
+    {
         let outcome: ChoreSyncEngine.Outcome
         do throws(ChoreSyncError) {
             let client = try makeClient(account.url, user: account.user)
             do {
                 outcome = try await ChoreSyncEngine(
-                    repository: repository, client: client, calendar: calendar, now: now
+                    repository: repository, client: client, calendar: calendar,
+                    scope: ChoreSyncScope(list: account.list, ownLists: ownLists), now: now
                 )
                 .run(token: account.syncToken)
             } catch {
@@ -230,16 +310,58 @@ public actor ChoreSyncService {
                 }
             }
         } catch {
-            try? await repository.recordSync(token: account.syncToken, at: now(), result: "failed: \(error)")
+            try? await repository.recordSync(
+                list: account.list, token: account.syncToken, at: now(), result: "failed: \(error)")
+            // With several collections, the reason names the one that failed.
+            if !alone, case .remote(let reason) = error {
+                throw .remote("\(Self.describe(account.list)) (\(account.url.absoluteString)): \(reason)")
+            }
             throw error
         }
         do {
             try await repository.recordSync(
-                token: outcome.keepsToken ? account.syncToken : outcome.token, at: now(), result: outcome.summary.line)
+                list: account.list, token: outcome.keepsToken ? account.syncToken : outcome.token, at: now(),
+                result: outcome.summary.line)
         } catch {
             throw .storage(error)
         }
-        return outcome.summary
+        return outcome
+    }
+
+    private func allAccounts() async throws(ChoreSyncError) -> [ChoreSyncAccount] {
+        do {
+            return try await repository.accounts()
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// `list` checked by the task rules, spelt as a list or collection here already spells it.
+    private func listName(_ list: String?, accounts: [ChoreSyncAccount]) async throws(ChoreSyncError) -> String? {
+        guard let list else { return nil }
+        let checked: String
+        do {
+            checked = try TaskValidation.list(list)
+        } catch {
+            throw .invalid(error.description)
+        }
+        if let known = accounts.compactMap(\.list).first(where: { Self.same($0, checked) }) { return known }
+        let lists: [String?]
+        do {
+            lists = try await store.tasks(undoLimit: 0).lists().map(\.name)
+        } catch {
+            throw .storage(error)
+        }
+        return lists.compactMap { $0 }.first { Self.same($0, checked) } ?? checked
+    }
+
+    private static func same(_ a: String?, _ b: String?) -> Bool {
+        a?.lowercased() == b?.lowercased()
+    }
+
+    /// `the list "groceries"`, or `the other lists`.
+    private static func describe(_ list: String?) -> String {
+        list.map { "the list \"\($0)\"" } ?? "the other lists"
     }
 
     /// Waits while another sync runs; returns `false` at once when the caller is cancelled,
@@ -308,26 +430,48 @@ public actor ChoreSyncService {
         }
     }
 
-    /// The set-up and the last sync; `nil` when chores are not shared.
+    /// The set-up and the last sync of the collection of every other list; `nil` when it
+    /// is not set up.
     public func status() async throws(ChoreSyncError) -> ChoreSyncStatus? {
+        try await statuses().first { $0.list == nil }
+    }
+
+    /// The set-up and the last sync of every collection: the collection of every other list
+    /// first, then each list's own, by name.
+    public func statuses() async throws(ChoreSyncError) -> [ChoreSyncStatus] {
         do {
-            guard let account = try await repository.account() else { return nil }
+            let accounts = try await repository.accounts()
+            guard !accounts.isEmpty else { return [] }
             let (tasks, items) = try await repository.localState()
-            let synced = Dictionary(
-                items.compactMap { item in item.taskID.map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
-            var pending = items.filter { $0.taskID == nil }.count
-            for local in tasks {
-                guard let id = local.task.id, let item = synced[id] else {
-                    pending += 1
-                    continue
+            let ownLists = accounts.compactMap(\.list)
+            return accounts.map { account in
+                let scope = ChoreSyncScope(list: account.list, ownLists: ownLists).spelled(as: tasks.map(\.task))
+                let path = CalDAVClient.path(of: account.url)
+                let here = items.filter { $0.href.hasPrefix(path) }
+                let synced = Dictionary(
+                    here.compactMap { item in item.taskID.map { ($0, item) } }, uniquingKeysWith: { a, _ in a })
+                var pending = here.filter { $0.taskID == nil }.count
+                var shared = 0
+                for local in tasks {
+                    guard let id = local.task.id else { continue }
+                    guard let item = synced[id] else {
+                        if scope.holds(local.task) { pending += 1 }
+                        continue
+                    }
+                    guard scope.holds(local.task) else {
+                        pending += 1  // moving to another collection
+                        continue
+                    }
+                    shared += 1
+                    guard let read = try? ChoreMapping.read(item.icalendar, calendar: calendar) else { continue }
+                    let base = scope.received(read.fields)
+                    let resolved = ChoreMapping.withParent(local, base: base, items: items)
+                    if item.etag == nil || ChoreMapping.fields(of: resolved, base: base) != base { pending += 1 }
                 }
-                guard let base = try? ChoreMapping.read(item.icalendar, calendar: calendar).fields else { continue }
-                let resolved = ChoreMapping.withParent(local, base: base, items: items)
-                if item.etag == nil || ChoreMapping.fields(of: resolved, base: base) != base { pending += 1 }
+                return ChoreSyncStatus(
+                    list: account.list, url: account.url, user: account.user, lastSyncAt: account.lastSyncAt,
+                    lastResult: account.lastResult, shared: shared, pending: pending)
             }
-            return ChoreSyncStatus(
-                url: account.url, user: account.user, lastSyncAt: account.lastSyncAt, lastResult: account.lastResult,
-                shared: synced.count, pending: pending)
         } catch {
             throw .storage(error)
         }

@@ -3,7 +3,8 @@ import Feed
 import Foundation
 import Models
 
-/// `task sync`, `task sync status`, `task sync setup <collection-url> [--user NAME]`.
+/// `task sync`, `task sync status`, `task sync setup <collection-url> [--user NAME] [--list NAME]`,
+/// `task sync stop [--list NAME]`.
 struct ChoreSyncCommands {
     let context: CommandContext
 
@@ -21,12 +22,21 @@ struct ChoreSyncCommands {
             example: "task sync status"
         ) { try await ChoreSyncCommands(context: $0.context).status($0) },
         Command(
-            ["task sync setup"], aliases: ["task sync set-up"], usage: "task sync setup <collection-url> [--user NAME]",
+            ["task sync setup"], aliases: ["task sync set-up"],
+            usage: "task sync setup <collection-url> [--user NAME] [--list NAME]",
             summary:
-                "share the tasks through a CalDAV calendar collection (checked first); the password comes from ~/.netrc or $TIDINGS_CALDAV_PASSWORD and is never stored",
-            example: "task sync setup https://dav.example.org/alice/chores/ --user alice",
-            arguments: [.init(name: "collection-url", kind: .text)], options: [.value("user")]
+                "share the tasks through a CalDAV calendar collection (checked first), or with --list one list through a collection of its own; the password comes from ~/.netrc or $TIDINGS_CALDAV_PASSWORD and is never stored",
+            example: "task sync setup https://dav.example.org/alice/groceries/ --user alice --list groceries",
+            arguments: [.init(name: "collection-url", kind: .text)],
+            options: [.value("user"), .value("list", .taskList)]
         ) { try await ChoreSyncCommands(context: $0.context).setUp($0) },
+        Command(
+            ["task sync stop"], usage: "task sync stop [--list NAME]",
+            summary:
+                "stop sharing the tasks (the tasks stay here and on the server), or with --list only that list's own collection",
+            example: "task sync stop --list groceries",
+            options: [.value("list", .taskList)]
+        ) { try await ChoreSyncCommands(context: $0.context).stop($0) },
     ]
 
     private func sync(_ input: CommandInput) async throws -> CommandOutput {
@@ -65,34 +75,52 @@ struct ChoreSyncCommands {
     }
 
     private func status(_ input: CommandInput) async throws -> CommandOutput {
-        let found: ChoreSyncStatus?
+        let statuses: [ChoreSyncStatus]
         do {
-            found = try await service.status()
+            statuses = try await service.statuses()
         } catch {
             throw Self.commandError(error)
         }
-        guard let status = found else {
+        guard !statuses.isEmpty else {
             return CommandOutput(
                 text: "chores are not shared: set up a CalDAV collection with \"task sync setup <collection-url>\"",
-                json: .object(["url": .null, "user": .null, "last_sync": .null, "shared": .int(0), "pending": .int(0)]))
+                json: .object([
+                    "url": .null, "user": .null, "last_sync": .null, "shared": .int(0), "pending": .int(0),
+                    "lists": .array([]),
+                ]))
         }
-        var lines = ["sharing chores with \(status.url.absoluteString) as \(TerminalText.sanitized(status.user))"]
-        if let at = status.lastSyncAt {
-            lines.append("last sync: \(clock(at)), \(TerminalText.sanitized(status.lastResult ?? ""))")
-        } else {
-            lines.append("not synced yet: run \"task sync\"")
+        var lines: [String] = []
+        for status in statuses {
+            let which = status.list.map { "the list \"\(TerminalText.sanitized($0))\"" } ?? "chores"
+            if !lines.isEmpty { lines.append("") }
+            lines.append("sharing \(which) with \(status.url.absoluteString) as \(TerminalText.sanitized(status.user))")
+            if let at = status.lastSyncAt {
+                lines.append("last sync: \(clock(at)), \(TerminalText.sanitized(status.lastResult ?? ""))")
+            } else {
+                lines.append("not synced yet: run \"task sync\"")
+            }
+            lines.append(
+                "\(status.shared) \(status.shared == 1 ? "task" : "tasks") shared, \(status.pending) \(status.pending == 1 ? "change" : "changes") to send"
+            )
         }
-        lines.append(
-            "\(status.shared) \(status.shared == 1 ? "task" : "tasks") shared, \(status.pending) \(status.pending == 1 ? "change" : "changes") to send"
-        )
-        let lastSync: JSONValue =
-            status.lastSyncAt.map { .object(["at": .date($0), "result": .string(status.lastResult)]) } ?? .null
-        return CommandOutput(
-            text: lines.joined(separator: "\n"),
-            json: .object([
-                "url": .url(status.url), "user": .string(status.user), "last_sync": lastSync,
+        func json(_ status: ChoreSyncStatus) -> [String: JSONValue] {
+            [
+                "url": .url(status.url), "user": .string(status.user),
+                "last_sync": status.lastSyncAt.map { .object(["at": .date($0), "result": .string(status.lastResult)]) }
+                    ?? .null,
                 "shared": .int(status.shared), "pending": .int(status.pending),
-            ]))
+            ]
+        }
+        var object: [String: JSONValue] =
+            statuses.first { $0.list == nil }.map(json)
+            ?? ["url": .null, "user": .null, "last_sync": .null, "shared": .int(0), "pending": .int(0)]
+        object["lists"] = .array(
+            statuses.filter { $0.list != nil }.map { status in
+                var entry = json(status)
+                entry["list"] = .string(status.list)
+                return .object(entry)
+            })
+        return CommandOutput(text: lines.joined(separator: "\n"), json: .object(object))
     }
 
     private func setUp(_ input: CommandInput) async throws -> CommandOutput {
@@ -104,22 +132,44 @@ struct ChoreSyncCommands {
             throw CommandError(code: "invalid_url", message: "\"\(text)\" is not an http or https URL of a collection")
         }
         let user = arguments.value("user").flatMap { $0.isEmpty ? nil : $0 }
+        let list = arguments.value("list")
         let name: String?
         do {
-            name = try await service.setUp(collection: url, user: user)
+            name = try await service.setUp(collection: url, user: user, list: list)
         } catch .remote(let reason) where reason.hasPrefix("TIDINGS_CALDAV_PASSWORD is set but no user") {
             throw CommandError.usage("TIDINGS_CALDAV_PASSWORD is set but no user is named; usage: \(usage)")
         } catch {
             throw Self.commandError(error)
         }
-        guard let status = try? await service.status() else {
+        let statuses = (try? await service.statuses()) ?? []
+        guard let status = statuses.first(where: { $0.url == url || $0.url.absoluteString == url.absoluteString + "/" })
+        else {
             return .ok("sharing chores with \(url.absoluteString)")
         }
         let named = name.map { " (\"\(TerminalText.sanitized($0))\")" } ?? ""
-        return CommandOutput(
-            text:
-                "sharing chores with \(status.url.absoluteString)\(named) as \(TerminalText.sanitized(status.user)); run \"task sync\" to sync now",
-            json: .object(["ok": .bool(true), "url": .url(status.url), "user": .string(status.user)]))
+        let which = status.list.map { "the list \"\(TerminalText.sanitized($0))\"" } ?? "chores"
+        var line =
+            "sharing \(which) with \(status.url.absoluteString)\(named) as \(TerminalText.sanitized(status.user)); run \"task sync\" to sync now"
+        if status.list == nil, statuses.count > 1 { line += " (the lists with collections of their own stay there)" }
+        var json: [String: JSONValue] = ["ok": .bool(true), "url": .url(status.url), "user": .string(status.user)]
+        json["list"] = status.list.map { .string($0) } ?? .null
+        return CommandOutput(text: line, json: .object(json))
+    }
+
+    private func stop(_ input: CommandInput) async throws -> CommandOutput {
+        let list = input.arguments.value("list")
+        do {
+            try await service.stopSharing(list: list)
+        } catch {
+            throw Self.commandError(error)
+        }
+        let text =
+            if let list {
+                "the list \"\(TerminalText.sanitized(list))\" has no collection of its own any more: its tasks go to the other lists' collection at the next sync, if one is set up"
+            } else {
+                "chores are not shared any more; the tasks stay here and on the server"
+            }
+        return CommandOutput(text: text, json: .object(["ok": .bool(true), "list": list.map { .string($0) } ?? .null]))
     }
 
     /// `2026-11-23 12:00` in the user's time zone.
@@ -133,6 +183,7 @@ struct ChoreSyncCommands {
     static func commandError(_ error: ChoreSyncError) -> CommandError {
         switch error {
         case .notSetUp: CommandError(code: "not_set_up", message: error.description)
+        case .invalid: CommandError(code: "invalid", message: error.description)
         case .remote: CommandError(code: "sync_failed", message: error.description)
         case .storage: CommandError(code: "storage", message: error.description)
         }

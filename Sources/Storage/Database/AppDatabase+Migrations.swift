@@ -238,6 +238,21 @@ extension AppDatabase {
             // yet: the task is made its step once the parent arrives.
             try db.execute(sql: "ALTER TABLE choreSyncItem ADD COLUMN pendingParent TEXT")
         }
+        migrator.registerMigration("v26-chore-list-collections", foreignKeyChecks: .immediate) { db in
+            // A list shared through a CalDAV collection of its own (as Reminders and tasks.org
+            // keep one list per collection); every other list goes to `choreSyncAccount`'s. An
+            // object belongs to the collection whose path its href lies under.
+            try db.execute(
+                sql: """
+                    CREATE TABLE choreSyncListCollection (
+                        list TEXT PRIMARY KEY NOT NULL COLLATE NOCASE CHECK (length(trim(list)) > 0),
+                        url TEXT NOT NULL,
+                        user TEXT NOT NULL,
+                        syncToken TEXT,
+                        lastSyncAt DOUBLE,
+                        lastResult TEXT)
+                    """)
+        }
         return migrator
     }
 

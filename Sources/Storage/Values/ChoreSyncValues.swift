@@ -13,8 +13,14 @@ public struct ChoreSyncAccount: Sendable, Hashable {
     public var lastSyncAt: Date?
     /// How it ended, in words.
     public var lastResult: String?
+    /// The list the collection holds alone; `nil` for the collection of every other list.
+    public var list: String?
 
-    public init(url: URL, user: String, syncToken: String? = nil, lastSyncAt: Date? = nil, lastResult: String? = nil) {
+    public init(
+        url: URL, user: String, syncToken: String? = nil, lastSyncAt: Date? = nil, lastResult: String? = nil,
+        list: String? = nil
+    ) {
+        self.list = list
         self.url = url
         self.user = user
         self.syncToken = syncToken

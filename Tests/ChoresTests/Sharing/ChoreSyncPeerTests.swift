@@ -9,11 +9,12 @@ import Testing
 @Suite("Chore sync beside python-caldav", .timeLimit(.minutes(10)))
 struct ChoreSyncPeerTests {
     /// Runs Tests/Support/caldav_client.py and returns what it printed.
-    static func peer(_ server: CalDAVTestServer, _ arguments: [String]) throws -> String {
+    static func peer(_ server: CalDAVTestServer, _ arguments: [String], path: String = "/alice/chores/") throws
+        -> String
+    {
         let script = CalDAVTestServer.packageRoot.appendingPathComponent("Tests/Support/caldav_client.py").path
         let output = try runTool(
-            CalDAVTestServer.python,
-            [script, server.base.absoluteString, server.user, server.password, "/alice/chores/"] + arguments)
+            CalDAVTestServer.python, [script, server.base.absoluteString, server.user, server.password, path] + arguments)
         return String(decoding: output, as: UTF8.self)
     }
 

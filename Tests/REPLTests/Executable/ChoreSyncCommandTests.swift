@@ -158,4 +158,60 @@ struct ChoreSyncCommandTests {
             #expect(terminal.exitStatus() == 0)
         }
     }
+
+    @Test(
+        "task sync setup --list gives a list a collection of its own: status shows each collection (text and JSON), task sync syncs both, task sync stop --list ends it, and mistakes are refused in words"
+    )
+    func listCollections() async throws {
+        try await withRadicale { server in
+            let (chores, groceries) = (try server.makeCalendar("chores"), try server.makeCalendar("groceries"))
+            let home = try Home(netrc: Self.netrc(server))
+            defer { try? FileManager.default.removeItem(at: home.directory) }
+            let setUp = try home.run([
+                "task sync setup \(chores.absoluteString)",
+                "task sync setup \(groceries.absoluteString) --list groceries",
+                "task add Milk --list Groceries", "task add Bins", "task sync", "task sync status",
+            ])
+            #expect(setUp.status == 0, "\(setUp.err)")
+            #expect(
+                setUp.out.contains(
+                    "sharing the list \"groceries\" with \(groceries.absoluteString) (\"alice/groceries\") as alice;"),
+                "\(setUp.out)")
+            #expect(setUp.out.contains("synced: sent 2, received 0, deleted 0, 0 conflicts"), "\(setUp.out)")
+            #expect(
+                setUp.out.contains(
+                    """
+                    sharing chores with \(chores.absoluteString) as alice
+                    """), "\(setUp.out)")
+            #expect(
+                setUp.out.contains("sharing the list \"groceries\" with \(groceries.absoluteString) as alice"),
+                "\(setUp.out)")
+            #expect(setUp.out.components(separatedBy: "1 task shared, 0 changes to send").count == 3, "\(setUp.out)")
+
+            let status = try home.run(["task sync status"], json: true)
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [String: Any], "\(status.out)")
+            #expect(document["url"] as? String == chores.absoluteString)
+            let lists = try #require(document["lists"] as? [[String: Any]])
+            #expect(lists.count == 1)
+            #expect(lists.first?["list"] as? String == "groceries")
+            #expect(lists.first?["url"] as? String == groceries.absoluteString)
+            #expect(lists.first?["shared"] as? Int == 1 && lists.first?["pending"] as? Int == 0)
+
+            let same = try home.run(["task sync setup \(chores.absoluteString) --list errands"])
+            #expect(same.status == 1)
+            #expect(same.err.contains("is the collection of the other lists"), "\(same.err)")
+            let unknown = try home.run(["task sync stop --list errands"])
+            #expect(unknown.status == 1)
+            #expect(unknown.err.contains("the list \"errands\" has no collection of its own"), "\(unknown.err)")
+
+            let stopped = try home.run(["task sync stop --list groceries", "task sync", "task sync status"])
+            #expect(stopped.status == 0, "\(stopped.err)")
+            #expect(stopped.out.contains("synced: sent 1, received 0, deleted 0, 0 conflicts"), "\(stopped.out)")
+            #expect(stopped.out.contains("2 tasks shared, 0 changes to send"), "\(stopped.out)")
+            #expect(!stopped.out.contains("the list \"groceries\" with"), "\(stopped.out)")
+            let all = try home.run(["task sync stop", "task sync status"])
+            #expect(all.out.contains("chores are not shared: set up"), "\(all.out)")
+        }
+    }
 }

@@ -37,12 +37,43 @@ struct ChoreSyncRepositoryTests {
         try await sync.setAccount(url: chores, user: "alice")
         try await sync.save([item("a", task: task.id)])
         try await sync.recordSync(token: "t1", at: now, result: "ok")
-        try await sync.setAccount(url: chores, user: "bob")
+        try await sync.setAccount(url: chores, user: "bob", previousPath: "/alice/chores/")
         #expect(try await sync.items().isEmpty)
         #expect(try await sync.account() == ChoreSyncAccount(url: chores, user: "bob"))
         #expect(try await tasks.task(id: #require(task.id)) != nil)
-        try await sync.removeAccount()
+        try await sync.removeAccount(path: "/alice/chores/")
         #expect(try await sync.account() == nil)
+    }
+
+    @Test(
+        "a list's own collection is kept beside the others' (its name in any case), and setting it again elsewhere or removing it forgets its objects alone"
+    )
+    func listCollections() async throws {
+        let sync = ChoreSyncRepository(database: try AppDatabase.inMemory())
+        let groceries = URL(string: "https://dav.example.org/alice/groceries/")!
+        let errands = URL(string: "https://dav.example.org/alice/errands/")!
+        try await sync.setAccount(url: chores, user: "alice")
+        try await sync.setAccount(url: groceries, user: "alice", list: "Groceries")
+        try await sync.setAccount(url: errands, user: "alice", list: "errands")
+        let milk = ChoreSyncItem(
+            href: "/alice/groceries/milk.ics", uid: "milk", taskID: nil, etag: "\"1\"", icalendar: "BEGIN:VCALENDAR")
+        try await sync.save([item("a", task: nil), milk])
+        try await sync.recordSync(list: "groceries", token: "g1", at: now, result: "sent 1")
+        #expect(try await sync.accounts().map(\.list) == [nil, "errands", "Groceries"])
+        #expect(try await sync.accounts()[2].syncToken == "g1")
+        #expect(try await sync.account()?.syncToken == nil)
+        // The same collection again (the name in another case) changes nothing.
+        try await sync.setAccount(url: groceries, user: "alice", list: "GROCERIES", previousPath: "/alice/groceries/")
+        #expect(try await sync.items().count == 2)
+        // Elsewhere: its objects and token go; the other collections' stay.
+        let moved = URL(string: "https://dav.example.org/alice/food/")!
+        try await sync.setAccount(url: moved, user: "alice", list: "groceries", previousPath: "/alice/groceries/")
+        #expect(try await sync.items().map(\.href) == ["/alice/chores/a.ics"])
+        #expect(try await sync.accounts().map(\.syncToken) == [nil, nil, nil])
+        #expect(try await sync.accounts().last?.url == moved)
+        try await sync.removeAccount(list: "ERRANDS", path: "/alice/errands/")
+        #expect(try await sync.accounts().map(\.list) == [nil, "groceries"])
+        #expect(try await sync.items().count == 1)
     }
 
     @Test("a task deleted here keeps its object, without a task, until the deletion reaches the server")
