@@ -148,6 +148,12 @@ extension ChoreSyncRun {
             try await write(.forget(href: href), counting: nil)
             return
         }
+        // On its way to another collection (a sync killed after deleting it here): gone already.
+        guard scope.holds(found.task) else {
+            try await write(.forget(href: href), counting: nil)
+            outcome.released += 1
+            return
+        }
         let base = baseFields(item)
         let local = resolved(found, base: base)
         if base.map({ ChoreMapping.fields(of: local, base: $0) != $0 }) ?? true {

@@ -196,4 +196,82 @@ struct ChoreListCollectionTests {
             #expect(try await a.sync.statuses().map(\.pending) == [0])
         }
     }
+
+    @Test(
+        "a move between collections cut at any request, before or after the server acted, completes at the next sync: one chore, in the new collection, no conflict"
+    )
+    func interruptedMove() async throws {
+        try await withCalDAVServer(.radicale) { server in
+            var requests = Int.max
+            var cut = 0
+            while cut <= requests {
+                for afterTheServerActed in cut == 0 ? [false] : [false, true] {
+                    let name = "c\(cut)\(afterTheServerActed ? "a" : "b")"
+                    let chores = try server.makeCalendar("\(name)-chores")
+                    let groceries = try server.makeCalendar("\(name)-groceries")
+                    let transport = ShapedTransport()
+                    let a = try ChoreHome(server, transport: transport)
+                    let b = try ChoreHome(server)
+                    for home in [a, b] {
+                        try await home.setUp(server, chores)
+                        try await home.sync.setUp(collection: groceries, user: server.user, list: "groceries")
+                    }
+                    let party = try await a.tasks.add(name: "Party", details: Self.list("groceries"))
+                    _ = try await a.sync.sync()
+                    _ = try await b.sync.sync()
+                    _ = try await a.tasks.edit(id: try #require(party.id), details: Self.list(nil))
+                    if cut == 0 {
+                        transport.reset()
+                        _ = try await a.sync.sync()
+                        requests = transport.requests.count
+                    } else {
+                        let at = cut
+                        transport.reset { _, number in
+                            number == at ? (afterTheServerActed ? .loseAfter : .loseBefore) : .pass
+                        }
+                        await #expect(throws: ChoreSyncError.self, "request \(cut)") { try await a.sync.sync() }
+                        transport.reset()
+                        let resumed = try await a.sync.sync()
+                        #expect(resumed.conflicts.isEmpty && resumed.problems.isEmpty, "request \(cut): \(resumed)")
+                    }
+                    #expect(try Self.todos(server, "\(name)-chores").map(\.summary) == ["Party"], "request \(cut)")
+                    #expect(try Self.todos(server, "\(name)-groceries").isEmpty, "request \(cut)")
+                    _ = try await b.sync.sync()
+                    #expect(try await Self.listed(b) == ["Party@-"], "request \(cut)")
+                    #expect(try await Self.listed(a) == ["Party@-"], "request \(cut)")
+                    #expect(try await a.sync.sync() == ChoreSyncSummary(), "request \(cut)")
+                }
+                cut += 1
+            }
+            // Round one: the chores REPORT, the groceries REPORT and DELETE; round two: the
+            // chores REPORT and PUT, the groceries REPORT.
+            #expect(requests == 6)
+        }
+    }
+
+    @Test("a chore changed on another home while moved to another list here keeps that change and moves once")
+    func changedThereWhileMovedHere() async throws {
+        try await withCalDAVServer(.radicale) { server in
+            let (chores, groceries) = (try server.makeCalendar("chores"), try server.makeCalendar("groceries"))
+            let (a, b) = (try ChoreHome(server), try ChoreHome(server))
+            for home in [a, b] {
+                try await home.setUp(server, chores)
+                try await home.sync.setUp(collection: groceries, user: server.user, list: "groceries")
+            }
+            let party = try await a.tasks.add(name: "Party", details: Self.list("groceries"))
+            _ = try await a.sync.sync()
+            _ = try await b.sync.sync()
+            _ = try await b.tasks.edit(id: try #require(try await b.task("Party").id), note: .set("Saturday"))
+            _ = try await b.sync.sync()
+            _ = try await a.tasks.edit(id: try #require(party.id), details: Self.list(nil))
+            let summary = try await a.sync.sync()
+            #expect(summary.conflicts.isEmpty && summary.problems.isEmpty, "\(summary)")
+            #expect(try await a.task("Party").note == "Saturday")
+            #expect(try Self.todos(server, "groceries").isEmpty)
+            #expect(try Self.todos(server, "chores").map(\.summary) == ["Party"])
+            _ = try await b.sync.sync()
+            #expect(try await Self.listed(b) == ["Party@-"])
+            #expect(try await b.task("Party").note == "Saturday")
+        }
+    }
 }
