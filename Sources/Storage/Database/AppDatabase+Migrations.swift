@@ -253,6 +253,11 @@ extension AppDatabase {
                         lastResult TEXT)
                     """)
         }
+        migrator.registerMigration("v27-task-undo-steps", foreignKeyChecks: .immediate) { db in
+            // The steps a removed chore had (their parent link goes with it): an undo of the
+            // removal makes them its steps again.
+            try db.execute(sql: "ALTER TABLE taskUndo ADD COLUMN steps TEXT")
+        }
         return migrator
     }
 

@@ -170,6 +170,8 @@ struct TaskUndoRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var completions: String?
     /// The completion row a completion added.
     var completionId: Int64?
+    /// The ids of the steps a removed task had, as JSON.
+    var steps: String?
 
     init(kind: String, taskId: Int64) {
         self.kind = kind
@@ -181,8 +183,10 @@ struct TaskUndoRecord: Codable, FetchableRecord, MutablePersistableRecord {
     /// Inserts the row through one cached statement (see `TaskRecord.insert(_:)`).
     mutating func insert(_ db: Database) throws {
         let statement = try db.cachedStatement(
-            sql: "INSERT INTO taskUndo (id, kind, taskId, task, completions, completionId) VALUES (?, ?, ?, ?, ?, ?)")
-        statement.setUncheckedArguments([id, kind, taskId, task, completions, completionId])
+            sql:
+                "INSERT INTO taskUndo (id, kind, taskId, task, completions, completionId, steps) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        )
+        statement.setUncheckedArguments([id, kind, taskId, task, completions, completionId, steps])
         try statement.execute()
         id = db.lastInsertedRowID
     }

@@ -74,6 +74,18 @@ extension TaskRepository {
                     try completion.insert(db)
                 }
             }
+            // Its steps are its steps again, those that have not been given another parent since.
+            if kind == .remove, let json = entry.steps,
+                let steps = try? JSONDecoder().decode([Int64].self, from: Data(json.utf8)), !steps.isEmpty
+            {
+                var relinked: [Int64] = []
+                for step in steps where step != taskID {
+                    try db.execute(
+                        sql: "UPDATE task SET parentId = ? WHERE id = ? AND parentId IS NULL", arguments: [taskID, step])
+                    if db.changesCount > 0 { relinked.append(step) }
+                }
+                if !relinked.isEmpty { tracker.record(.task, updated: relinked) }
+            }
             return UndoneTaskChange(kind: kind, taskID: taskID, task: before.task)
         }
     }
@@ -111,7 +123,7 @@ struct UndoHistory {
 
     func record(
         _ kind: TaskChangeKind, before: TaskRecord, completionID: Int64? = nil,
-        completions: [TaskCompletionRecord] = [], _ db: Database
+        completions: [TaskCompletionRecord] = [], steps: [Int64] = [], _ db: Database
     ) throws {
         guard let taskID = before.id else { return }
         var entry = TaskUndoRecord(kind: kind.rawValue, taskId: taskID)
@@ -119,6 +131,7 @@ struct UndoHistory {
         entry.task = String(decoding: try encoder.encode(before), as: UTF8.self)
         entry.completionId = completionID
         if !completions.isEmpty { entry.completions = String(decoding: try encoder.encode(completions), as: UTF8.self) }
+        if !steps.isEmpty { entry.steps = String(decoding: try encoder.encode(steps), as: UTF8.self) }
         try insert(entry, db)
     }
 

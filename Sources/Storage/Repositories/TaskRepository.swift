@@ -88,8 +88,10 @@ public struct TaskRepository: Sendable {
                 throw StorageError.notFound(entity: "task", id: id)
             }
             let completions = try history == nil ? [] : TaskCompletionRecord.filter(Column("taskId") == id).fetchAll(db)
+            let steps =
+                try history == nil ? [] : Int64.fetchAll(db, sql: "SELECT id FROM task WHERE parentId = ?", arguments: [id])
             try TaskRecord.deleteOne(db, key: id)
-            try history?.record(.remove, before: before, completions: completions, db)
+            try history?.record(.remove, before: before, completions: completions, steps: steps, db)
         }
     }
 

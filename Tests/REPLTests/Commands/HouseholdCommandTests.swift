@@ -87,6 +87,12 @@ struct HouseholdCommandTests {
         #expect(await app.run(["task remove 1"]).status == 0)
         let after = try await app.json("task list")["tasks"] as? [[String: Any]] ?? []
         #expect(after.count == 3 && after.allSatisfy { $0["parent_id"] is NSNull })
+        // Undoing the removal makes them its steps again.
+        #expect(await app.run(["task undo"]).status == 0)
+        let restored = try await app.json("task list")["tasks"] as? [[String: Any]] ?? []
+        let parents = Dictionary(
+            uniqueKeysWithValues: restored.map { ($0["id"] as? Int ?? 0, $0["parent_id"] as? Int) })
+        #expect(parents == [1: nil, 2: 1, 3: nil, 4: 1], "\(restored)")
     }
 
     @Test("reminders: read as minutes before the due time, need a due date, shown in list and agenda")

@@ -112,6 +112,33 @@ struct TaskUndoTests {
         #expect(completions.count == 1)
     }
 
+    @Test(
+        "undoing a removal makes its steps its steps again, but one given another parent meanwhile (by a sync) or gone"
+    )
+    func undoRemoveRelinksSteps() async throws {
+        let tasks = TaskRepository(database: try AppDatabase.inMemory())
+        let parent = try #require(try await tasks.save(task("Party")).id)
+        let other = try #require(try await tasks.save(task("Picnic")).id)
+        var ids: [Int64] = []
+        for name in ["Cake", "Candles", "Balloons"] {
+            var step = task(name)
+            step.parentID = parent
+            ids.append(try #require(try await tasks.save(step).id))
+        }
+        try await tasks.delete(id: parent, undoable: true)
+        #expect(try await tasks.tasks(.all).allSatisfy { $0.parentID == nil })
+        // Meanwhile, not undoably: one step under another chore, one gone.
+        _ = try await tasks.update(id: ids[1]) { current in
+            var moved = current
+            moved.parentID = other
+            return (moved, nil)
+        }
+        try await tasks.delete(id: ids[2])
+        _ = try await tasks.undo()
+        let parents = Dictionary(uniqueKeysWithValues: try await tasks.tasks(.all).map { ($0.name, $0.parentID) })
+        #expect(parents == ["Party": nil, "Picnic": nil, "Cake": parent, "Candles": other], "\(parents)")
+    }
+
     @Test("changes made without undoable are not recorded; undo takes changes newest first")
     func newestFirst() async throws {
         let tasks = TaskRepository(database: try AppDatabase.inMemory())
