@@ -290,13 +290,32 @@ extension Invocation {
     /// The switches of `tidings` as `init(commonForm:)` reads them. A test holds them, with
     /// `valueOptions` and `-c`, to the argument parser's own declarations (its help dump), so
     /// that a flag added to `TidingsCommand` and not here fails it.
-    static let switches: [String: any WritableKeyPath<Invocation, Bool> & Sendable] = [
-        "--json": \.json, "--no-color": \.noColor, "--keep-going": \.keepGoing,
-    ]
+    ///
+    /// Names and `switch` statements, not tables of key paths: the runtime builds the metadata
+    /// of a key path existential on first use, by searching every protocol conformance of the
+    /// binary, which cost every start about 0.3 ms.
+    static let switches: Set<String> = ["--json", "--no-color", "--keep-going"]
     /// The options of `tidings` that take one value, as `init(commonForm:)` reads them.
-    static let valueOptions: [String: any WritableKeyPath<Invocation, String?> & Sendable] = [
-        "--home": \.home, "--db": \.db, "--config-url": \.configURL, "--app-version": \.appVersion,
-    ]
+    static let valueOptions: Set<String> = ["--home", "--db", "--config-url", "--app-version"]
+
+    /// Turns on the switch named `name` (one of `switches`).
+    private mutating func set(switch name: String) {
+        switch name {
+        case "--json": json = true
+        case "--no-color": noColor = true
+        default: keepGoing = true
+        }
+    }
+
+    /// Sets the option named `name` (one of `valueOptions`).
+    private mutating func set(option name: String, to value: String) {
+        switch name {
+        case "--home": home = value
+        case "--db": db = value
+        case "--config-url": configURL = value
+        default: appVersion = value
+        }
+    }
 
     /// The invocation of `arguments`, read without the argument parser (whose reflection costs
     /// every start), when they use only what scripts and shell one-liners use: each flag at most
@@ -311,17 +330,17 @@ extension Invocation {
         while index < arguments.endIndex {
             let argument = arguments[index]
             index += 1
-            if let flag = Self.switches[argument] {
+            if Self.switches.contains(argument) {
                 guard seen.insert(argument).inserted else { return nil }
-                self[keyPath: flag] = true
-            } else if argument == "-c" || Self.valueOptions[argument] != nil {
+                set(switch: argument)
+            } else if argument == "-c" || Self.valueOptions.contains(argument) {
                 guard argument == "-c" || seen.insert(argument).inserted, index < arguments.endIndex,
                     !arguments[index].hasPrefix("-")
                 else { return nil }
                 let value = arguments[index]
                 index += 1
-                if let option = Self.valueOptions[argument] {
-                    self[keyPath: option] = value
+                if argument != "-c" {
+                    set(option: argument, to: value)
                 } else {
                     commands.append(value)
                 }

@@ -98,9 +98,8 @@ struct ParseCommand: AsyncParsableCommand {
 extension ParseCommand.CommonForm {
     /// The switches of `tidings parse` as the common form reads them; a test holds them to the
     /// argument parser's declarations of `ParseCommand`.
-    static let switches: [String: any WritableKeyPath<Self, Bool> & Sendable] = [
-        "--json": \.json, "--summary": \.summary,
-    ]
+    /// (Names, not key paths: see `Invocation.switches`.)
+    static let switches: Set<String> = ["--json", "--summary"]
 
     /// The form `arguments` (what follows `parse`) spell, or `nil` for the argument parser.
     init?(_ arguments: [String]) {
@@ -108,9 +107,9 @@ extension ParseCommand.CommonForm {
         var source: String?
         var seen = Set<String>()
         for argument in arguments {
-            if let flag = Self.switches[argument] {
+            if Self.switches.contains(argument) {
                 guard seen.insert(argument).inserted else { return nil }
-                form[keyPath: flag] = true
+                if argument == "--json" { form.json = true } else { form.summary = true }
             } else {
                 guard source == nil, !argument.isEmpty, !argument.hasPrefix("-"), argument != "help" else {
                     return nil

@@ -13,8 +13,28 @@ struct Console: Sendable {
 
     /// The process's standard output and standard error.
     static let standard = Console(
-        out: { line in FileHandle.standardOutput.write(Data((TerminalText.forTerminal(line) + "\n").utf8)) },
-        err: { line in FileHandle.standardError.write(Data((TerminalText.forTerminal(line) + "\n").utf8)) })
+        out: { line in write(TerminalText.forTerminal(line) + "\n", to: STDOUT_FILENO) },
+        err: { line in write(TerminalText.forTerminal(line) + "\n", to: STDERR_FILENO) })
+
+    /// Writes `text` whole to the file descriptor `fd`, going on after a signal; an error (a
+    /// closed pipe) drops the rest. Not through `Data`: making one from a string's bytes asks
+    /// the runtime whether they are contiguous bytes, a search of every protocol conformance of
+    /// the binary on the first call of each process.
+    static func write(_ text: String, to fd: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(fd, base + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
 }
 
 extension Console {
@@ -22,6 +42,6 @@ extension Console {
     /// clears it when `text` is nil.
     @Sendable static func progressLine(_ text: String?) {
         let line = "\r\u{1B}[K" + TerminalText.sanitized(text ?? "")
-        FileHandle.standardOutput.write(Data(line.utf8))
+        write(line, to: STDOUT_FILENO)
     }
 }

@@ -65,14 +65,14 @@ struct InvocationDeclarationTests {
     @Test("the common-form reader of tidings knows exactly the flags and options TidingsCommand declares")
     func tidings() throws {
         let declared = try Self.declared(TidingsCommand.self)
-        #expect(declared.flags == Set(Invocation.switches.keys))
-        #expect(declared.options == Set(Invocation.valueOptions.keys).union(["-c"]))
+        #expect(declared.flags == Invocation.switches)
+        #expect(declared.options == Invocation.valueOptions.union(["-c"]))
     }
 
     @Test("the common-form reader of tidings parse knows exactly the flags ParseCommand declares")
     func parse() throws {
         let declared = try Self.declared(ParseCommand.self)
-        #expect(declared.flags == Set(ParseCommand.CommonForm.switches.keys))
+        #expect(declared.flags == ParseCommand.CommonForm.switches)
         #expect(declared.options.isEmpty)
     }
 }
