@@ -10,14 +10,28 @@ import Storage
 struct MergeUntilKilled {
     static func main() async {
         let arguments = CommandLine.arguments
-        guard arguments.count == 3, let batchSize = Int(arguments[2]) else {
-            FileHandle.standardError.write(Data("usage: tidings-storage-probe <database> <articles per batch>\n".utf8))
+        guard (3...4).contains(arguments.count), let batchSize = Int(arguments[2]),
+            arguments.count == 3 || arguments[3] == "index"
+        else {
+            FileHandle.standardError.write(
+                Data("usage: tidings-storage-probe <database> <articles per batch> [index]\n".utf8))
             exit(2)
         }
         do {
             let database = try AppDatabase(path: arguments[1])
             let feeds = FeedRepository(database: database)
             let articles = ArticleRepository(database: database)
+            // With `index`, the search index is built beside the merges, as a refresh builds it,
+            // so that the kill lands in its transactions too.
+            if arguments.count == 4 {
+                Task.detached {
+                    while true {
+                        let indexed = (try? await articles.updateSearchIndex(batchSize: 1_000)) ?? 0
+                        if indexed > 0 { FileHandle.standardOutput.write(Data("indexed \(indexed)\n".utf8)) }
+                        try? await Task.sleep(for: .milliseconds(5))
+                    }
+                }
+            }
             let body = String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", count: 18)
             var round = 0
             while true {

@@ -277,7 +277,7 @@ struct AppDatabaseTests {
         // A file an earlier version left one migration short is migrated, then numbered.
         let older = directory.appendingPathComponent("older.sqlite").path
         let queue = try DatabaseQueue(
-            path: older, configuration: AppDatabase.configuration(options: .init(), onStatement: nil))
+            path: older, configuration: AppDatabase.configuration(options: .init(), storePath: older, onStatement: nil))
         let migrations = AppDatabase.migrator.migrations
         try AppDatabase.migrator.migrate(queue, upTo: migrations[migrations.count - 2])
         try queue.close()

@@ -21,8 +21,10 @@ struct CrashSafetyTests {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    @Test("SIGKILL in the middle of merges loses no commit and leaves no half-merged feed", arguments: [0, 1, 2])
-    func killDuringMerge(round: Int) async throws {
+    @Test(
+        "SIGKILL in the middle of merges, with the search index built beside them or not, loses no commit, leaves no half-merged feed, and leaves an index the next search completes",
+        arguments: [0, 1, 2], [false, true])
+    func killDuringMerge(round: Int, indexing: Bool) async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("tidings.sqlite").path
@@ -31,7 +33,7 @@ struct CrashSafetyTests {
         let process = Process()
         let executable = try #require(probe, "the StorageProbe executable was not built")
         process.executableURL = executable
-        process.arguments = [path, String(batchSize)]
+        process.arguments = [path, String(batchSize)] + (indexing ? ["index"] : [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -41,7 +43,8 @@ struct CrashSafetyTests {
         var reported: [Int64] = []
         var buffer = Data()
         let deadline = Date().addingTimeInterval(60)
-        while reported.count < 2 + round, Date() < deadline, process.isRunning {
+        var indexedBefore = 0
+        while reported.count < 2 + round || (indexing && indexedBefore == 0), Date() < deadline, process.isRunning {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             buffer.append(chunk)
@@ -50,7 +53,9 @@ struct CrashSafetyTests {
                 let words = line.split(separator: " ")
                 return words.count == 3 && words[0] == "merged" ? Int64(words[1]) : nil
             }
+            indexedBefore = lines.filter { $0.hasPrefix("indexed ") }.count
         }
+        if indexing { #expect(indexedBefore > 0, "the probe reported no index batch before the deadline") }
         #expect(reported.count >= 2 + round, "the probe reported \(reported.count) merges before the deadline")
         try await Task.sleep(for: .milliseconds(17 * round + 5))
         kill(process.processIdentifier, SIGKILL)
@@ -77,8 +82,11 @@ struct CrashSafetyTests {
         // Every merge the probe reported as committed is there.
         let complete = Set(counts.filter { $0.articles == batchSize }.map(\.id))
         #expect(Set(reported).isSubset(of: complete))
-        // The search index agrees with the articles.
+        // The index file is sound as the kill left it, and the next search completes it: it
+        // agrees with the articles.
+        #expect(try database.searchIntegrityCheck() == ["ok"])
         let indexed = try await ArticleRepository(database: database).count(matching: ArticleQuery(search: "lorem"))
         #expect(indexed == complete.count * batchSize)
+        #expect(try database.searchIntegrityCheck() == ["ok"])
     }
 }

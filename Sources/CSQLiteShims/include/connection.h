@@ -8,4 +8,11 @@ typedef struct sqlite3 sqlite3;
 /// SQLite result code.
 int tidings_skip_checkpoint_on_close(sqlite3 *db);
 
+/// Turns off SQLite's memory statistics for the process (SQLITE_CONFIG_MEMSTATUS). With them on,
+/// every allocation SQLite makes takes one global mutex, and the system library has no lookaside
+/// allocator (SQLITE_OMIT_LOOKASIDE): two connections working at once on two threads (the
+/// articles' writer and the search index's) spend their time waiting for each other. Only
+/// possible before SQLite is initialized; returns SQLITE_MISUSE after.
+int tidings_disable_memory_statistics(void);
+
 #endif

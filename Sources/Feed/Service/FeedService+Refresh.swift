@@ -70,6 +70,18 @@ extension FeedService {
         let limit = concurrencyLimit
         let heldDelay = self.heldDelay
         let named = feedIDs != nil
+        // The search index is built while the feeds merge, by its own writer (in its own file),
+        // on the core the merges leave idle: what is left to index at the end is the last few
+        // feeds' articles, not every one.
+        // It is told to stop, not cancelled: a cancelled write rolls its batch back.
+        let index = articles
+        let merging = MergesRunning()
+        let indexer = Task {
+            while await merging.running {
+                _ = try? await index.updateSearchIndex(batchSize: Self.indexBatchDuringRefresh)
+                if await merging.running { try? await Task.sleep(for: .milliseconds(100)) }
+            }
+        }
         var summary = await withTaskGroup(of: RefreshStep.self, returning: RefreshSummary.self) { group in
             var summary = RefreshSummary()
             var completed = 0
@@ -138,6 +150,8 @@ extension FeedService {
             }
             return summary
         }
+        await merging.stop()
+        await indexer.value
         if Task.isCancelled { summary.cancelled = true }
         if summary.newItems > 0 {
             do {
@@ -174,6 +188,15 @@ extension FeedService {
         progress?(.finished(summary))
         return summary
     }
+
+    /// Whether a refresh's merges are still running, for the indexer beside them.
+    private actor MergesRunning {
+        private(set) var running = true
+        func stop() { running = false }
+    }
+
+    /// How many articles one transaction of the index writer takes while a refresh merges.
+    static let indexBatchDuringRefresh = 5_000
 
     /// What one child task of a refresh ended with.
     private enum RefreshStep: Sendable {

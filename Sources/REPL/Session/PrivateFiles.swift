@@ -35,12 +35,14 @@ enum PrivateFiles {
     }
 
     /// Tightens every file of the home that exists: the database and its `-wal` and `-shm`,
-    /// the history and the installation id.
+    /// the search index beside it and its own, the history and the installation id.
     static func tightenFiles(of home: HomeLocation) {
         let database = home.databaseURL.path
-        for path in [database, database + "-wal", database + "-shm", home.historyURL.path] {
+        let index = database + "-search"
+        for path in [database, database + "-wal", database + "-shm", index, index + "-wal", index + "-shm"] {
             tighten(path)
         }
+        tighten(home.historyURL.path)
         tighten(home.directory.appendingPathComponent("installation-id").path)
     }
 

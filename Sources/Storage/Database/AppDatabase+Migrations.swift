@@ -258,6 +258,7 @@ extension AppDatabase {
             // removal makes them its steps again.
             try db.execute(sql: "ALTER TABLE taskUndo ADD COLUMN steps TEXT")
         }
+        migrator.registerMigration("v28-search-index-file", foreignKeyChecks: .immediate, migrate: moveSearchIndex)
         return migrator
     }
 
@@ -456,6 +457,42 @@ extension AppDatabase {
                     \(deleteOld)
                     INSERT INTO articleSearch(rowid, title, body) VALUES (\(new.words));
                     INSERT INTO articleSubstring(rowid, title, body) VALUES (\(new.substrings));
+                END;
+                """)
+    }
+
+    /// The search indexes move to a file of their own (see `SearchIndexFile`), built there
+    /// from the articles by the next refresh or search. What changes an indexed article is
+    /// queued here, in the transaction that changes it: the old text (what the index holds) and
+    /// whether the article is to be indexed again. The token names this file's index: an index
+    /// file holding another token was built for another file.
+    private static func moveSearchIndex(_ db: Database) throws {
+        let old = "old.id, coalesce(old.title, ''), coalesce(old.contentText, old.summary, '')"
+        try db.execute(
+            sql: """
+                DROP TRIGGER IF EXISTS main.article_search_delete;
+                DROP TRIGGER IF EXISTS main.article_search_update;
+                DROP TABLE IF EXISTS main.articleSearchRows;
+                DROP TABLE IF EXISTS main.articleSubstringRows;
+                DROP TABLE IF EXISTS main.articleSubstringTerms;
+                DROP TABLE IF EXISTS main.articleSubstring;
+                DROP TABLE IF EXISTS main.articleSearch;
+                DROP TABLE IF EXISTS main.articleSearchState;
+                CREATE TABLE main.articleSearchQueue (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    articleId INTEGER NOT NULL,
+                    title TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    reindex INTEGER NOT NULL);
+                CREATE TABLE main.articleSearchIndexFile (id INTEGER PRIMARY KEY CHECK (id = 1), token TEXT NOT NULL);
+                INSERT INTO main.articleSearchIndexFile (id, token) VALUES (1, lower(hex(randomblob(16))));
+                CREATE TRIGGER main.article_search_delete AFTER DELETE ON article BEGIN
+                    INSERT INTO articleSearchQueue (articleId, title, body, reindex) VALUES (\(old), 0);
+                END;
+                CREATE TRIGGER main.article_search_update AFTER UPDATE OF title, contentText, summary ON article
+                WHEN old.title IS NOT new.title OR old.contentText IS NOT new.contentText
+                    OR old.summary IS NOT new.summary BEGIN
+                    INSERT INTO articleSearchQueue (articleId, title, body, reindex) VALUES (\(old), 1);
                 END;
                 """)
     }

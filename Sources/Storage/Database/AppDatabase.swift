@@ -13,6 +13,8 @@ public import Models
 public final class AppDatabase: Sendable {
     let writer: any DatabaseWriter
     let tracker: ChangeTracker
+    /// The search indexes, in a file of their own (see `SearchIndexFile`).
+    let search: SearchIndexFile
     /// Where the database lives, for error messages.
     public let path: String
 
@@ -45,6 +47,7 @@ public final class AppDatabase: Sendable {
     convenience init(
         path: String, options: Options = Options(), onStatement: (@Sendable (String) -> Void)?
     ) throws(StorageError) {
+        Self.configureSQLite
         if options.readOnly, !FileManager.default.fileExists(atPath: path) {
             throw .cannotOpen(path: path, reason: "there is no database to open read-only")
         }
@@ -72,10 +75,12 @@ public final class AppDatabase: Sendable {
                 if try Self.holdsForeignSchema(path) { throw .notADatabase(path: path) }
             }
         }
+        if !options.readOnly { SearchIndexFile.discardUnusable(at: SearchIndexFile.path(forStore: path)) }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(
-                path: path, configuration: Self.configuration(options: options, onStatement: onStatement))
+                path: path,
+                configuration: Self.configuration(options: options, storePath: path, onStatement: onStatement))
         } catch {
             throw Self.storageError(error, path: path)
         }
@@ -86,7 +91,7 @@ public final class AppDatabase: Sendable {
             // cannot take the mark (read-only) is still opened: its schema was checked above.
             try? pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA application_id = \(Self.applicationID)")
-                try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                try db.execute(sql: "PRAGMA main.wal_checkpoint(PASSIVE)")
             }
         }
     }
@@ -99,9 +104,17 @@ public final class AppDatabase: Sendable {
         try inMemory(onStatement: nil)
     }
 
+    /// SQLite's process-wide settings, made once before its first use (see
+    /// `tidings_disable_memory_statistics`).
+    static let configureSQLite: Void = {
+        _ = tidings_disable_memory_statistics()
+    }()
+
     static func inMemory(onStatement: (@Sendable (String) -> Void)?) throws(StorageError) -> AppDatabase {
+        Self.configureSQLite
         do {
-            let queue = try DatabaseQueue(configuration: configuration(options: Options(), onStatement: onStatement))
+            let queue = try DatabaseQueue(
+                configuration: configuration(options: Options(), storePath: ":memory:", onStatement: onStatement))
             return try AppDatabase(writer: queue, path: ":memory:", readOnly: false)
         } catch {
             throw storageError(error, path: ":memory:")
@@ -111,6 +124,7 @@ public final class AppDatabase: Sendable {
     private init(writer: any DatabaseWriter, path: String, readOnly: Bool) throws(StorageError) {
         self.writer = writer
         self.path = path
+        search = SearchIndexFile(storePath: path, readOnly: readOnly)
         tracker = ChangeTracker()
         do {
             // A file this version set up completely says so in its user_version: one read on the
@@ -231,7 +245,7 @@ public final class AppDatabase: Sendable {
         guard path != ":memory:" else { return }
         do {
             try await writer.writeWithoutTransaction { db in
-                _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                _ = try Row.fetchOne(db, sql: "PRAGMA main.wal_checkpoint(TRUNCATE)")
             }
         } catch {
             throw Self.storageError(error, path: path)
@@ -244,6 +258,11 @@ public final class AppDatabase: Sendable {
     /// after a `feed add` of 10,000 articles each later command read and wrote its 15 MB again.
     public func checkpointIfLarge(limit: Int = 1 << 20) async throws(StorageError) {
         guard path != ":memory:" else { return }
+        do {
+            try search.checkpointIfLarge(limit: limit)
+        } catch {
+            throw Self.storageError(error, path: search.path ?? path)
+        }
         let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         guard size > limit else { return }
         try await checkpoint()
@@ -252,13 +271,34 @@ public final class AppDatabase: Sendable {
     /// Runs SQLite's own consistency check and returns its report (`["ok"]` when sound).
     func integrityCheck() throws(StorageError) -> [String] {
         do {
-            return try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+            return try writer.read { db in try String.fetchAll(db, sql: "PRAGMA main.integrity_check") }
         } catch {
             throw Self.storageError(error, path: path)
         }
     }
 
-    static func configuration(options: Options, onStatement: (@Sendable (String) -> Void)?)
+    /// SQLite's and FTS5's checks of the search index file (`["ok"]` when sound).
+    func searchIntegrityCheck() throws(StorageError) -> [String] {
+        do {
+            return try search.integrityCheck(fallback: writer)
+        } catch {
+            throw Self.storageError(error, path: search.path ?? path)
+        }
+    }
+
+    /// Runs `updates` in one transaction of the search index's writer (see `SearchIndexFile`),
+    /// beside the articles' writer: it never waits for a merge, nor a merge for it.
+    func writeSearchIndex<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws(StorageError)
+        -> T
+    {
+        do {
+            return try await search.write(fallback: writer, updates)
+        } catch {
+            throw Self.storageError(error, path: search.path ?? path)
+        }
+    }
+
+    static func configuration(options: Options, storePath: String, onStatement: (@Sendable (String) -> Void)?)
         -> Configuration
     {
         var configuration = Configuration()
@@ -296,6 +336,8 @@ public final class AppDatabase: Sendable {
                 throw DatabaseError(
                     resultCode: ResultCode(rawValue: registered), message: "cannot register the search tokenizer")
             }
+            // The search indexes, in their own file (see `SearchIndexFile`).
+            try SearchIndexFile.attach(db, storePath: storePath, readOnly: options.readOnly)
             if let onStatement {
                 db.trace(options: .statement) { event in onStatement(event.description) }
             }
@@ -336,9 +378,9 @@ public final class AppDatabase: Sendable {
 
     /// The tables every Tidings file has had since its first migration (`httpCache` too, until
     /// `v7` dropped it): a file holding less is someone else's.
+    /// (Not the search index's tables, which `v28` moved to a file of their own.)
     static let tablesOfTheFirstMigration: Set<String> = [
-        "grdb_migrations", "feed", "article", "articleStatus", "articleSearch", "articleSearchState", "task",
-        "taskCompletion", "configCache",
+        "grdb_migrations", "feed", "article", "articleStatus", "task", "taskCompletion", "configCache",
     ]
 
     /// Whether a non-empty `-wal` file lies beside `path`.

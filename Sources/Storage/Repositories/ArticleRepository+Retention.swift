@@ -33,7 +33,7 @@ extension ArticleRepository {
     /// Deletes what retention lets go, feed by feed: beyond the newest `items`, and read
     /// articles older than `days` days, never a starred one; each feed's own policy over
     /// `default`. A deleted article's status stays, marked, so the feed listing it again does
-    /// not bring it back. The search indexes follow (their triggers); then the file gives the
+    /// not bring it back. The search indexes follow (their queue, taken at once); then the file gives the
     /// freed pages back (incremental vacuum; a file from before it is converted once, by a
     /// VACUUM, the first time a purge frees something).
     public func purge(default fallback: RetentionPolicy, feeds policies: [Int64: RetentionPolicy], now: Date)
@@ -72,6 +72,8 @@ extension ArticleRepository {
             return deleted
         }
         guard deleted > 0 else { return PurgeSummary() }
+        // The search index lets them go first: until it has, their text waits in its queue.
+        try await updateSearchIndex()
         try await database.vacuumIncrementally()
         let sizeAfter = try await fileSize()
         return PurgeSummary(deleted: deleted, freedBytes: max(0, sizeBefore - sizeAfter))
@@ -79,7 +81,7 @@ extension ArticleRepository {
 
     private func fileSize() async throws(StorageError) -> Int64 {
         try await database.read { db in
-            let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let pages = try Int64.fetchOne(db, sql: "PRAGMA main.page_count") ?? 0
             let size = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             return pages * size
         }
@@ -100,7 +102,7 @@ extension AppDatabase {
                     try db.execute(sql: "VACUUM")
                 }
                 // The freed pages leave the file at the next checkpoint.
-                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                try db.execute(sql: "PRAGMA main.wal_checkpoint(TRUNCATE)")
             }
         } catch {
             throw Self.storageError(error, path: path)

@@ -80,11 +80,20 @@ extension ArticleRepository {
         return ids.compactMap { byID[$0] }
     }
 
-    /// Whether articles were merged since the search index was last brought up to date.
+    /// Whether articles were merged, or indexed ones changed, since the search index was last
+    /// brought up to date; also when the index file was never set up.
     static func pendingSearchIndex(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(
-            db, sql: "SELECT coalesce((SELECT max(id) FROM article), 0) > indexedThrough FROM articleSearchState")
-            ?? false
+        let schema = SearchIndexFile.schema
+        guard
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema).sqlite_master WHERE name = 'searchState'") == 1
+        else { return true }
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT coalesce((SELECT max(id) FROM main.article), 0) > indexedThrough
+                    OR coalesce((SELECT max(seq) FROM main.articleSearchQueue), 0) > appliedSeq
+                FROM \(schema).searchState
+                """) ?? false
     }
 
     /// The ids of the feeds tagged with a tag or a tag inside it (`Tech`, `Tech/Swift`): the

@@ -324,7 +324,7 @@ struct SearchIndexUpgradeTests {
         // The file as an earlier release left it, its indexes up to date.
         // Opened as Tidings opens it (the substring index's tokenizer registered).
         let queue = try DatabaseQueue(
-            path: path, configuration: AppDatabase.configuration(options: .init(), onStatement: nil))
+            path: path, configuration: AppDatabase.configuration(options: .init(), storePath: path, onStatement: nil))
         try AppDatabase.migrator.migrate(queue, upTo: release)
         try await queue.write { db in
             try db.execute(
@@ -353,7 +353,7 @@ struct SearchIndexUpgradeTests {
         #expect(try await repository.updateSearchIndex() == 0)
         try await checkSearchIndexes(database)
         let wordIndex = try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'articleSearch'")
+            try String.fetchOne(db, sql: "SELECT sql FROM search.sqlite_master WHERE name = 'articleSearch'")
         }
         #expect(wordIndex?.contains("detail=none, columnsize=0") == true)
         let merges = try await database.read { db in

@@ -61,8 +61,12 @@ extension AsyncStream {
 /// FTS5's own consistency check of the word and substring indexes against the articles they
 /// were built from (throws when an index is corrupt or a contentless delete missed).
 func checkSearchIndexes(_ database: AppDatabase) async throws {
-    try await database.write(source: .app) { db in
-        try db.execute(sql: "INSERT INTO articleSearch(articleSearch, rank) VALUES ('integrity-check', 0)")
-        try db.execute(sql: "INSERT INTO articleSubstring(articleSubstring, rank) VALUES ('integrity-check', 0)")
-    }
+    let report = try database.searchIntegrityCheck()
+    guard report == ["ok"] else { throw SearchIndexDamaged(report: report) }
+}
+
+/// What `checkSearchIndexes` found wrong.
+struct SearchIndexDamaged: Error, CustomStringConvertible {
+    let report: [String]
+    var description: String { "search index: " + report.joined(separator: "; ") }
 }
