@@ -1,4 +1,5 @@
 // See include/interrupts.h.
+#include <malloc.h>
 #include "interrupts.h"
 
 #include <errno.h>
@@ -76,3 +77,12 @@ int tidings_install_sigint(void) {
 }
 
 void tidings_set_at_prompt(int value) { atomic_store(&at_prompt, value); }
+
+int tidings_limit_malloc_arenas(int count) {
+#ifdef M_ARENA_MAX
+    return mallopt(M_ARENA_MAX, count);
+#else
+    (void)count;
+    return 0;
+#endif
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CInterrupts
 import Chores
 import Config
 import DefaultTransport
@@ -83,6 +84,11 @@ struct TidingsCommand: AsyncParsableCommand {
     /// directly, everything else to this command (`--generate-completion-script` included: its
     /// scripts describe this command's flags).
     static func main() async {
+        // At most two malloc arenas: glibc gives each thread that allocates at once an arena of
+        // its own (up to 8 per core), and the refresh's threads (transfers, parsing, the two
+        // database writers) left each one's freed memory resident. A cold refresh of 2,500 feeds
+        // peaked at 66 MB with the default, 57 MB with two, in the same time.
+        _ = tidings_limit_malloc_arenas(2)
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments == ["--version"] {
             Console.standard.out(version)

@@ -11,4 +11,9 @@ int tidings_install_sigint(void);
 /// Marks whether the line editor is waiting for a line: a Ctrl-C then drops the line instead.
 void tidings_set_at_prompt(int value);
 
+/// Process set-up beside the signals: limits glibc's malloc to `count` arenas
+/// (`mallopt(M_ARENA_MAX)`, which Swift cannot see); returns 1 on success. Call before threads
+/// start.
+int tidings_limit_malloc_arenas(int count);
+
 #endif

@@ -73,13 +73,13 @@ extension FeedService {
         // The search index is built while the feeds merge, by its own writer (in its own file),
         // on the core the merges leave idle: what is left to index at the end is the last few
         // feeds' articles, not every one.
-        // It is told to stop, not cancelled: a cancelled write rolls its batch back.
+        // Cancelled when the merges end, which ends its pause at once; each batch runs in a task
+        // of its own, which the cancellation does not reach (a cancelled write rolls back).
         let index = articles
-        let merging = MergesRunning()
         let indexer = Task {
-            while await merging.running {
-                _ = try? await index.updateSearchIndex(batchSize: Self.indexBatchDuringRefresh)
-                if await merging.running { try? await Task.sleep(for: .milliseconds(100)) }
+            while !Task.isCancelled {
+                _ = await Task { try? await index.updateSearchIndex(batchSize: Self.indexBatchDuringRefresh) }.value
+                try? await Task.sleep(for: .milliseconds(100))
             }
         }
         var summary = await withTaskGroup(of: RefreshStep.self, returning: RefreshSummary.self) { group in
@@ -150,7 +150,7 @@ extension FeedService {
             }
             return summary
         }
-        await merging.stop()
+        indexer.cancel()
         await indexer.value
         if Task.isCancelled { summary.cancelled = true }
         if summary.newItems > 0 {
@@ -189,14 +189,8 @@ extension FeedService {
         return summary
     }
 
-    /// Whether a refresh's merges are still running, for the indexer beside them.
-    private actor MergesRunning {
-        private(set) var running = true
-        func stop() { running = false }
-    }
-
     /// How many articles one transaction of the index writer takes while a refresh merges.
-    static let indexBatchDuringRefresh = 5_000
+    static let indexBatchDuringRefresh = 2_000
 
     /// What one child task of a refresh ended with.
     private enum RefreshStep: Sendable {

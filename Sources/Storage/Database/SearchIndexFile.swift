@@ -207,6 +207,7 @@ final class SearchIndexFile: Sendable {
             try db.execute(sql: "ATTACH DATABASE ? AS store", arguments: [try Self.readOnlyURI(storePath)])
             // The articles are read once each, in id order: no cache to speak of.
             try db.execute(sql: "PRAGMA store.cache_size = -256")
+            try db.execute(sql: "PRAGMA main.cache_size = -512")
         }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         guard !readOnly else { return queue }
