@@ -242,53 +242,56 @@ extension ChoreSyncRun {
     /// that sees the two collections in either order never takes one for the other). Changed
     /// there meanwhile: left for the next sync, which takes the change first.
     mutating func movedOut(_ item: ChoreSyncItem) async throws {
+        guard let deleted = try await deleteThere(item, refusal: "the server refused to delete it from this collection")
+        else { return }
+        switch deleted {
+        case .gone, .deleted:
+            try await write(.forget(href: item.href), counting: nil)
+            outcome.released += 1
+        case .changed:
+            keepToken()
+        }
+    }
+
+    /// How deleting an object on the server went.
+    enum Deletion {
+        /// It was not there (reserved here but never sent).
+        case gone
+        case deleted
+        /// It changed there since (HTTP 412).
+        case changed
+    }
+
+    /// Deletes `item` on the server at its ETag (an object reserved but maybe never sent is
+    /// looked up first: only what is there can be deleted); `nil` when the server refused this
+    /// one deletion, which is reported with `refusal`.
+    mutating func deleteThere(_ item: ChoreSyncItem, refusal: String) async throws -> Deletion? {
         var item = item
         if item.etag == nil || item.etag == Self.unknownETag {
-            guard let current = try await fetchOne(item.href) else {
-                try await write(.forget(href: item.href), counting: nil)
-                outcome.released += 1
-                return
-            }
+            guard let current = try await fetchOne(item.href) else { return .gone }
             item.etag = current.etag
         }
-        let deleted: CalDAVWrite
         do throws(CalDAVError) {
-            deleted = try await client.delete(at: item.href, ifMatch: item.etag)
+            switch try await client.delete(at: item.href, ifMatch: item.etag) {
+            case .stored: return .deleted
+            case .conflict: return .changed
+            }
         } catch {
             guard Self.refusedAlone(error) else { throw error }
-            problem(item.href, "the server refused to delete it from this collection: \(error)")
-            return
+            problem(item.href, "\(refusal): \(error)")
+            return nil
         }
-        guard case .stored = deleted else {
-            keepToken()
-            return
-        }
-        try await write(.forget(href: item.href), counting: nil)
-        outcome.released += 1
     }
 
     /// Deletes there a task deleted here.
     mutating func deletedHere(_ item: ChoreSyncItem) async throws {
-        var item = item
-        if item.etag == nil || item.etag == Self.unknownETag {
-            // Reserved but maybe never sent: only what is there can be deleted.
-            guard let current = try await fetchOne(item.href) else {
-                return try await write(.deleted(href: item.href), counting: nil)
-            }
-            item.etag = current.etag
-        }
-        let deleted: CalDAVWrite
-        do throws(CalDAVError) {
-            deleted = try await client.delete(at: item.href, ifMatch: item.etag)
-        } catch {
-            guard Self.refusedAlone(error) else { throw error }
-            problem(item.href, "the server refused to delete it: \(error)")
-            return
-        }
+        guard let deleted = try await deleteThere(item, refusal: "the server refused to delete it") else { return }
         switch deleted {
-        case .stored:
+        case .gone:
+            try await write(.deleted(href: item.href), counting: nil)
+        case .deleted:
             try await write(.deleted(href: item.href), counting: \.deleted)
-        case .conflict:
+        case .changed:
             // Changed there since: it comes back here.
             guard let current = try await fetchOne(item.href) else {
                 return try await write(.deleted(href: item.href), counting: nil)

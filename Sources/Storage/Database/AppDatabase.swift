@@ -298,6 +298,40 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// What every connection Tidings opens needs, to the articles' file or to the search
+    /// index's: durable enough commits, no memory map, a log kept between processes and not
+    /// checkpointed at close, and the substring index's tokenizer.
+    static func prepareConnection(_ db: Database) throws {
+        // In WAL mode NORMAL never corrupts and never loses a commit when the process dies;
+        // only a power cut can roll back the last commits. It spares an fsync per commit.
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        // No memory map: page faults on a mapped file read ahead around each index page, so a
+        // 20-row page over 100,000 articles had 160-290 MB resident and a cold refresh 135 MB.
+        // Read through SQLite's own small cache instead (31 MB and 48 MB); only scans over
+        // most articles' rows (a search for very common words) are slower.
+        try db.execute(sql: "PRAGMA mmap_size = 0")
+        // Keep the WAL file when the last connection closes. Otherwise every process that
+        // opens the pool finds no WAL, and GRDB writes (and syncs) a throwaway transaction
+        // to create one: a few milliseconds on every start of the command-line program.
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+        // No checkpoint when the last connection closes: it synced the log and the file at the
+        // end of every command, reads included. SQLite still checkpoints as the log grows, a
+        // refresh checkpoints and truncates it at once, and a program calls
+        // `checkpointIfLarge()` before it exits, so that the next process never recovers more
+        // than 1 MB of log.
+        _ = tidings_skip_checkpoint_on_close(db.sqliteConnection)
+        // When a long session's checkpoint starts the log over, a log that one large
+        // transaction grew is cut back to 4 MB instead of staying that size.
+        try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
+        // The substring index cannot be written or searched without its tokenizer.
+        let registered = tidings_register_substring_tokenizer(db.sqliteConnection)
+        guard registered == SQLITE_OK else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: registered), message: "cannot register the search tokenizer")
+        }
+    }
+
     static func configuration(options: Options, storePath: String, onStatement: (@Sendable (String) -> Void)?)
         -> Configuration
     {
@@ -307,35 +341,8 @@ public final class AppDatabase: Sendable {
         configuration.busyMode = .timeout(max(0, options.busyTimeout.timeInterval))
         configuration.label = "Tidings"
         configuration.prepareDatabase { db in
-            // In WAL mode NORMAL never corrupts and never loses a commit when the process dies;
-            // only a power cut can roll back the last commits. It spares an fsync per commit.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // No memory map: page faults on a mapped file read ahead around each index page, so a
-            // 20-row page over 100,000 articles had 160-290 MB resident and a cold refresh 135 MB.
-            // Read through SQLite's own small cache instead (31 MB and 48 MB); only scans over
-            // most articles' rows (a search for very common words) are slower.
-            try db.execute(sql: "PRAGMA mmap_size = 0")
-            // Keep the WAL file when the last connection closes. Otherwise every process that
-            // opens the pool finds no WAL, and GRDB writes (and syncs) a throwaway transaction
-            // to create one: a few milliseconds on every start of the command-line program.
-            var persist: Int32 = 1
-            _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
-            // No checkpoint when the last connection closes: it synced the log and the file at the
-            // end of every command, reads included. SQLite still checkpoints as the log grows, a
-            // refresh checkpoints and truncates it at once, and a program calls
-            // `checkpointIfLarge()` before it exits, so that the next process never recovers more
-            // than 1 MB of log.
-            _ = tidings_skip_checkpoint_on_close(db.sqliteConnection)
-            // When a long session's checkpoint starts the log over, a log that one large
-            // transaction grew is cut back to 4 MB instead of staying that size.
-            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
+            try prepareConnection(db)
             db.add(function: ArticleSearch.containsFunction)
-            // The substring index cannot be written or searched without its tokenizer.
-            let registered = tidings_register_substring_tokenizer(db.sqliteConnection)
-            guard registered == SQLITE_OK else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: registered), message: "cannot register the search tokenizer")
-            }
             // The search indexes, in their own file (see `SearchIndexFile`).
             try SearchIndexFile.attach(db, storePath: storePath, readOnly: options.readOnly)
             if let onStatement {

@@ -192,17 +192,7 @@ final class SearchIndexFile: Sendable {
         configuration.label = "Tidings search index"
         let storePath = self.storePath
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            try db.execute(sql: "PRAGMA mmap_size = 0")
-            var persist: Int32 = 1
-            _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
-            _ = tidings_skip_checkpoint_on_close(db.sqliteConnection)
-            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
-            let registered = tidings_register_substring_tokenizer(db.sqliteConnection)
-            guard registered == SQLITE_OK else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: registered), message: "cannot register the search tokenizer")
-            }
+            try AppDatabase.prepareConnection(db)
             // Read-only, for the same reason as the articles' connections attach the index so.
             try db.execute(sql: "ATTACH DATABASE ? AS store", arguments: [try Self.readOnlyURI(storePath)])
             // The articles are read once each, in id order: no cache to speak of.
