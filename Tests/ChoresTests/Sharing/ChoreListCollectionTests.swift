@@ -25,6 +25,18 @@ struct ChoreListCollectionTests {
         try await home.tasks.list(.all).map { "\($0.name)@\($0.list ?? "-")" }.sorted()
     }
 
+    /// Two homes sharing the other lists through "chores" and the groceries list through its own
+    /// "groceries" collection.
+    static func twoHomesWithGroceries(_ server: CalDAVTestServer) async throws -> (ChoreHome, ChoreHome) {
+        let (chores, groceries) = (try server.makeCalendar("chores"), try server.makeCalendar("groceries"))
+        let (a, b) = (try ChoreHome(server), try ChoreHome(server))
+        for home in [a, b] {
+            try await home.setUp(server, chores)
+            try await home.sync.setUp(collection: groceries, user: server.user, list: "groceries")
+        }
+        return (a, b)
+    }
+
     static func list(_ name: String?) -> TaskDetailChanges {
         var details = TaskDetailChanges()
         details.list = name.map { .set($0) } ?? .clear
@@ -36,12 +48,7 @@ struct ChoreListCollectionTests {
     )
     func listsInTheirOwnCollections() async throws {
         try await withCalDAVServer(.radicale) { server in
-            let (chores, groceries) = (try server.makeCalendar("chores"), try server.makeCalendar("groceries"))
-            let (a, b) = (try ChoreHome(server), try ChoreHome(server))
-            for home in [a, b] {
-                try await home.setUp(server, chores)
-                try await home.sync.setUp(collection: groceries, user: server.user, list: "groceries")
-            }
+            let (a, b) = try await Self.twoHomesWithGroceries(server)
             _ = try await a.tasks.add(name: "Bins")
             let milk = try await a.tasks.add(name: "Milk", details: Self.list("Groceries"))
             var under = Self.list("groceries")
@@ -77,12 +84,7 @@ struct ChoreListCollectionTests {
     )
     func moveBetweenCollections() async throws {
         try await withCalDAVServer(.radicale) { server in
-            let (chores, groceries) = (try server.makeCalendar("chores"), try server.makeCalendar("groceries"))
-            let (a, b) = (try ChoreHome(server), try ChoreHome(server))
-            for home in [a, b] {
-                try await home.setUp(server, chores)
-                try await home.sync.setUp(collection: groceries, user: server.user, list: "groceries")
-            }
+            let (a, b) = try await Self.twoHomesWithGroceries(server)
             let party = try await a.tasks.add(name: "Party", details: Self.list("groceries"))
             var under = Self.list("groceries")
             under.parentID = .set(try #require(party.id))
@@ -252,12 +254,7 @@ struct ChoreListCollectionTests {
     @Test("a chore changed on another home while moved to another list here keeps that change and moves once")
     func changedThereWhileMovedHere() async throws {
         try await withCalDAVServer(.radicale) { server in
-            let (chores, groceries) = (try server.makeCalendar("chores"), try server.makeCalendar("groceries"))
-            let (a, b) = (try ChoreHome(server), try ChoreHome(server))
-            for home in [a, b] {
-                try await home.setUp(server, chores)
-                try await home.sync.setUp(collection: groceries, user: server.user, list: "groceries")
-            }
+            let (a, b) = try await Self.twoHomesWithGroceries(server)
             let party = try await a.tasks.add(name: "Party", details: Self.list("groceries"))
             _ = try await a.sync.sync()
             _ = try await b.sync.sync()
