@@ -61,14 +61,14 @@ public final class AppDatabase: Sendable {
         var marked = false
         if FileManager.default.fileExists(atPath: path) {
             let header = try Self.header(path)
-            if !header.isEmpty && !header.starts(with: Data("SQLite format 3\0".utf8)) {
+            if !header.isEmpty && !Self.isSQLite(header) {
                 throw .notADatabase(path: path)
             }
             // Tidings marks its files (`PRAGMA application_id`, header bytes 68-71): a marked
             // file opens at once; a file marked by another program is refused; an unmarked one
             // with tables is opened only when they are Tidings' (a file from before the mark),
             // whatever its journal mode. Nothing is written to a refused file, not even a WAL.
-            let application = header.count >= 72 ? header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0
+            let application = Self.applicationID(inHeader: header)
             marked = application == Self.applicationID
             if !marked, !header.isEmpty || Self.hasWAL(path) {
                 if application != 0 { throw .notADatabase(path: path) }
@@ -98,6 +98,14 @@ public final class AppDatabase: Sendable {
 
     /// Tidings' `PRAGMA application_id`: "Tdgs".
     static let applicationID: UInt32 = 0x5464_6773
+
+    /// The `PRAGMA application_id` a file's header holds (bytes 68-71; 0 for none).
+    static func applicationID(inHeader header: Data) -> UInt32 {
+        header.count >= 72 ? header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0
+    }
+
+    /// Whether `header` is SQLite's (an empty file is not).
+    static func isSQLite(_ header: Data) -> Bool { header.starts(with: Data("SQLite format 3\0".utf8)) }
 
     /// An empty in-memory database with the full schema, for tests and previews.
     public static func inMemory() throws(StorageError) -> AppDatabase {
@@ -354,7 +362,7 @@ public final class AppDatabase: Sendable {
 
     /// The first 100 bytes of the file, SQLite's header (empty for an empty file), read before
     /// SQLite opens it so that nothing (not even a WAL file) is written beside a foreign file.
-    private static func header(_ path: String) throws(StorageError) -> Data {
+    static func header(_ path: String) throws(StorageError) -> Data {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .cannotOpen(path: path, reason: "the file cannot be read")
         }

@@ -35,7 +35,7 @@ final class SearchIndexFile: Sendable {
     init(storePath: String, readOnly: Bool) {
         self.storePath = storePath
         self.readOnly = readOnly
-        path = storePath == ":memory:" ? nil : storePath + "-search"
+        path = storePath == ":memory:" ? nil : Self.path(forStore: storePath)
     }
 
     /// The path of the index file beside the articles' file at `storePath`.
@@ -44,14 +44,9 @@ final class SearchIndexFile: Sendable {
     /// Removes an index file that SQLite cannot use as Tidings' index (not SQLite, another
     /// program's mark), with its log, before any connection attaches it: it is built again.
     static func discardUnusable(at path: String) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
-        let header = (try? handle.read(upToCount: 100)) ?? Data()
-        try? handle.close()
-        if header.isEmpty { return }
-        let application = header.count >= 72 ? header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0
-        if header.starts(with: Data("SQLite format 3\0".utf8)), application == 0 || application == applicationID {
-            return
-        }
+        guard let header = try? AppDatabase.header(path), !header.isEmpty else { return }
+        let application = AppDatabase.applicationID(inHeader: header)
+        if AppDatabase.isSQLite(header), application == 0 || application == applicationID { return }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 

@@ -284,16 +284,7 @@ public struct ArticleRepository: Sendable {
                     arguments: [id, title + suffix, body + suffix])
             }
             for chunk in changed.map({ $0[0] as Int64 }).chunked(into: 500) {
-                let ids = chunk.map(String.init).joined(separator: ",")
-                try db.execute(
-                    sql: """
-                        INSERT INTO articleSearch (rowid, title, body)
-                        SELECT id, coalesce(title, ''), coalesce(contentText, summary, '') FROM article
-                        WHERE id IN (\(ids)) ORDER BY id;
-                        INSERT INTO articleSubstring (rowid, title, body)
-                        SELECT id, coalesce(title, '') || ?, coalesce(contentText, summary, '') || ? FROM article
-                        WHERE id IN (\(ids)) ORDER BY id;
-                        """, arguments: [suffix, suffix])
+                try index(db, where: "id IN (\(chunk.map(String.init).joined(separator: ",")))", arguments: [])
             }
             try db.execute(sql: "UPDATE searchState SET appliedSeq = ?", arguments: [newestSeq])
             applied = newestSeq
@@ -305,18 +296,28 @@ public struct ArticleRepository: Sendable {
                 db, sql: "SELECT max(id) FROM (SELECT id FROM article WHERE id > ? ORDER BY id LIMIT ?)",
                 arguments: [through, batchSize])
         else { return (0, applied) }
+        try index(db, where: "id > ? AND id <= ?", arguments: [through, last])
+        let indexed = db.changesCount
+        try db.execute(sql: "UPDATE searchState SET indexedThrough = ?", arguments: [last])
+        return (indexed, applied)
+    }
+
+    /// Adds the articles `condition` picks (with `arguments`) to both indexes, as they are now;
+    /// `db.changesCount` is then how many.
+    private static func index(_ db: Database, where condition: String, arguments: StatementArguments) throws {
+        let suffix = ArticleSearch.indexedSuffix
         try db.execute(
             sql: """
                 INSERT INTO articleSearch (rowid, title, body)
                 SELECT id, coalesce(title, ''), coalesce(contentText, summary, '') FROM article
-                WHERE id > ? AND id <= ? ORDER BY id;
+                WHERE \(condition) ORDER BY id
+                """, arguments: arguments)
+        try db.execute(
+            sql: """
                 INSERT INTO articleSubstring (rowid, title, body)
                 SELECT id, coalesce(title, '') || ?, coalesce(contentText, summary, '') || ? FROM article
-                WHERE id > ? AND id <= ? ORDER BY id;
-                """, arguments: [through, last, suffix, suffix, through, last])
-        let indexed = db.changesCount
-        try db.execute(sql: "UPDATE searchState SET indexedThrough = ?", arguments: [last])
-        return (indexed, applied)
+                WHERE \(condition) ORDER BY id
+                """, arguments: [suffix, suffix] + arguments)
     }
 
     /// Marks articles read or unread.
