@@ -81,13 +81,16 @@ struct ChoreSyncCommands {
         } catch {
             throw Self.commandError(error)
         }
+        // The top level is the other lists' collection, as it was before lists had their own.
+        let unshared: [String: JSONValue] = [
+            "url": .null, "user": .null, "last_sync": .null, "shared": .int(0), "pending": .int(0),
+        ]
         guard !statuses.isEmpty else {
+            var object = unshared
+            object["lists"] = .array([])
             return CommandOutput(
                 text: "chores are not shared: set up a CalDAV collection with \"task sync setup <collection-url>\"",
-                json: .object([
-                    "url": .null, "user": .null, "last_sync": .null, "shared": .int(0), "pending": .int(0),
-                    "lists": .array([]),
-                ]))
+                json: .object(object))
         }
         var lines: [String] = []
         for status in statuses {
@@ -111,9 +114,7 @@ struct ChoreSyncCommands {
                 "shared": .int(status.shared), "pending": .int(status.pending),
             ]
         }
-        var object: [String: JSONValue] =
-            statuses.first { $0.list == nil }.map(json)
-            ?? ["url": .null, "user": .null, "last_sync": .null, "shared": .int(0), "pending": .int(0)]
+        var object = statuses.first { $0.list == nil }.map(json) ?? unshared
         object["lists"] = .array(
             statuses.filter { $0.list != nil }.map { status in
                 var entry = json(status)
@@ -142,14 +143,15 @@ struct ChoreSyncCommands {
             throw Self.commandError(error)
         }
         let statuses = (try? await service.statuses()) ?? []
-        guard let status = statuses.first(where: { $0.url == url || $0.url.absoluteString == url.absoluteString + "/" })
-        else {
+        // The collection just set up: the one of that list (in any case), or of the other lists.
+        let named = list?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard let status = statuses.first(where: { $0.list?.lowercased() == named }) else {
             return .ok("sharing chores with \(url.absoluteString)")
         }
-        let named = name.map { " (\"\(TerminalText.sanitized($0))\")" } ?? ""
+        let displayName = name.map { " (\"\(TerminalText.sanitized($0))\")" } ?? ""
         let which = status.list.map { "the list \"\(TerminalText.sanitized($0))\"" } ?? "chores"
         var line =
-            "sharing \(which) with \(status.url.absoluteString)\(named) as \(TerminalText.sanitized(status.user)); run \"task sync\" to sync now"
+            "sharing \(which) with \(status.url.absoluteString)\(displayName) as \(TerminalText.sanitized(status.user)); run \"task sync\" to sync now"
         if status.list == nil, statuses.count > 1 { line += " (the lists with collections of their own stay there)" }
         var json: [String: JSONValue] = ["ok": .bool(true), "url": .url(status.url), "user": .string(status.user)]
         json["list"] = status.list.map { .string($0) } ?? .null
