@@ -14,6 +14,9 @@ DEMO_HOME  ?= $(CURDIR)/.build/demo-home
 SYSTEM_PKGS = libsqlite3-dev libedit-dev libxml2-dev
 # pkg-config names of the system libraries, in the same order as SYSTEM_PKGS.
 PC_NAMES    = sqlite3 libedit libxml-2.0
+# The static archives the release binary links (Tools/static-ld) beyond those of SYSTEM_PKGS,
+# each with its package.
+STATIC_ARCHIVES = libtinfo.a:libncurses-dev libbsd.a:libbsd-dev libmd.a:libmd-dev
 
 # Where make install puts things: DESTDIR is prepended to every path (for packaging).
 PREFIX     ?= /usr/local
@@ -36,7 +39,8 @@ CALDAV_PACKAGES  = radicale==3.9.0 xandikos==0.4.10 caldav==3.6.0 vdirsyncer==0.
 .PHONY: deps system-deps caldav-tools build release release-bin run test examples bench-build docs bench fuzz format lint clean install uninstall
 
 ## deps: install libsqlite3-dev, libedit-dev and libxml2-dev when pkg-config cannot find them,
-## libcurl4 (opened at run time for HTTP) when the loader does not know it, man-db and
+## libncurses-dev, libbsd-dev and libmd-dev when their static archives are missing (the release
+## binary links them; see RELEASE_FLAGS), libcurl4 (opened at run time for HTTP) when the loader does not know it, man-db and
 ## groff-base (the manual's tests render docs/tidings.1) when man or groff is missing, patchelf
 ## (the release binary opens libxml2 on first use; see release), less and w3m (the real pager
 ## and terminal browser the session hands its terminal to in the tests), and
@@ -54,6 +58,10 @@ system-deps:
 	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$1"; shift; \
 	done; \
 	if ! command -v pkg-config >/dev/null 2>&1; then missing="pkg-config $(SYSTEM_PKGS)"; fi; \
+	for entry in $(STATIC_ARCHIVES); do \
+	  archive=$${entry%%:*}; \
+	  [ "$$(clang -print-file-name=$$archive)" != "$$archive" ] || missing="$$missing $${entry##*:}"; \
+	done; \
 	ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4' || missing="$$missing libcurl4"; \
 	command -v man >/dev/null 2>&1 || missing="$$missing man-db"; \
 	command -v groff >/dev/null 2>&1 || missing="$$missing groff-base"; \
@@ -84,8 +92,12 @@ build: system-deps
 
 # The Swift runtime and Foundation are linked statically, and lld packs the relative
 # relocations (RELR): the binary then starts without loading the runtime and with a fraction of
-# the relocation work (see the README's start-up figures).
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+# the relocation work (see the README's start-up figures). Tools/static-ld links libstdc++,
+# SQLite and libedit from the system's static archives, so that a start loads no library but
+# the C library's (STATIC_ARCHIVES: their packages). The binary stays position-independent.
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
+	-Xswiftc -Xclang-linker -Xswiftc --ld-path=$(CURDIR)/Tools/static-ld \
+	-Xlinker -z -Xlinker pack-relative-relocs
 
 # libxml2 is opened on first use (Sources/CLibXML2Loader), yet its pkg-config flags link it,
 # and SwiftPM puts them before any --as-needed: the release binary's dependency on it is

@@ -146,8 +146,7 @@ final class SearchIndexFile: Sendable {
     /// `AppDatabase.checkpointIfLarge`); nothing when the writer was never opened.
     func checkpointIfLarge(limit: Int) throws {
         guard let path, let queue = opened.withLock({ $0 }) else { return }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        guard size > limit else { return }
+        guard AppDatabase.fileSize(path + "-wal") > limit else { return }
         try queue.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
