@@ -21,6 +21,10 @@ let package = Package(
         benchmarkTarget("NetworkingBenchmarks", using: ["Networking"]),
         benchmarkTarget("FeedBenchmarks", using: ["FeedParser"]),
         benchmarkTarget("TaskBenchmarks", using: ["Models", "Store", "Chores"]),
+        // process-bench.sh's in-process parse timer, run beside fastfeedparser in-process.
+        .executableTarget(
+            name: "ParseTimer", dependencies: [.product(name: "FeedParser", package: "Tidings")],
+            path: "Tools/ParseTimer"),
     ]
 )
 
