@@ -13,6 +13,8 @@ public import Models
 public final class AppDatabase: Sendable {
     let writer: any DatabaseWriter
     let tracker: ChangeTracker
+    /// Writes that may share a transaction (see `GroupCommit` and `writeTogether`).
+    let together: GroupCommit
     /// The search indexes, in a file of their own (see `SearchIndexFile`).
     let search: SearchIndexFile
     /// Where the database lives, for error messages.
@@ -134,6 +136,7 @@ public final class AppDatabase: Sendable {
         self.path = path
         search = SearchIndexFile(storePath: path, readOnly: readOnly)
         tracker = ChangeTracker()
+        together = GroupCommit(writer: writer, tracker: tracker)
         do {
             // A file this version set up completely says so in its user_version: one read on the
             // writer's connection, and no reader opened at start (see `schemaVersion`).
@@ -206,6 +209,19 @@ public final class AppDatabase: Sendable {
             }
         } catch {
             throw Self.storageError(error, path: path)
+        }
+    }
+
+    /// Runs `updates` as `write(source:_:)` does, but in a savepoint of a transaction it may
+    /// share with other such writes that wait for the writer meanwhile (see `GroupCommit`):
+    /// still whole or nothing, and apart from the others. `weight` is how much it writes
+    /// (articles), which bounds how many writes share a transaction.
+    func writeTogether<T: Sendable>(
+        source: ChangeSource, weight: Int, _ updates: @escaping @Sendable (Database) throws -> T
+    ) async throws(StorageError) -> T {
+        switch await together.write(source: source, weight: weight, updates) {
+        case .success(let value): return value
+        case .failure(let error): throw Self.storageError(error, path: path)
         }
     }
 

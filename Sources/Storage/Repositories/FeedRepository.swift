@@ -71,7 +71,9 @@ public struct FeedRepository: Sendable {
 
     /// Saves a subscription's new state (validators, content hash, last result) together with
     /// the merge of the articles that state describes, in one transaction: validators are never
-    /// stored for content that was not.
+    /// stored for content that was not. Feeds merged at the same time share transactions, each
+    /// in a savepoint of its own (see `AppDatabase.writeTogether`): one that fails is not stored
+    /// and the others are.
     ///
     /// - Throws: `.notFound` when the feed was removed meanwhile, `.missingField` for a blank
     ///   title or article id (nothing is written).
@@ -83,7 +85,8 @@ public struct FeedRepository: Sendable {
         for article in articles { try ArticleRepository.validate(article) }
         guard let id = feed.id else { throw .notFound(entity: "feed", id: 0) }
         let cutoff = now.addingTimeInterval(-unreadCutoff)
-        return try await database.write(source: source) { db in
+        // Feeds refreshed together are merged in shared transactions (see `GroupCommit`).
+        return try await database.writeTogether(source: source, weight: max(1, articles.count)) { db in
             guard try FeedRecord.exists(db, key: id) else { throw StorageError.notFound(entity: "feed", id: id) }
             let merge = try ArticleRepository.merge(db, articles, intoFeed: id, now: now, cutoff: cutoff)
             try FeedRecord(feed).update(db)
