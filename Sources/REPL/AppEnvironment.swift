@@ -94,7 +94,7 @@ struct AppEnvironment {
                 let values = SettingValues(stored: (try? await settings.all(prefix: "set.")) ?? [:])
                 return RetentionPolicy(
                     items: values["keep-items"].flatMap { Int($0) }, days: values["keep-days"].flatMap { Int($0) })
-            })
+            }, indexesSearch: environment["TIDINGS_DEFER_SEARCH_INDEX"] != "1")
         let tasks = TaskService(store: store, now: now, calendar: calendar)
         let choreSync = ChoreSyncService(
             store: store, transport: transport,

@@ -76,8 +76,9 @@ extension FeedService {
         // Cancelled when the merges end, which ends its pause at once; each batch runs in a task
         // of its own, which the cancellation does not reach (a cancelled write rolls back).
         let index = articles
+        let indexesSearch = self.indexesSearch
         let indexer = Task {
-            while !Task.isCancelled {
+            while indexesSearch, !Task.isCancelled {
                 _ = await Task { try? await index.updateSearchIndex(batchSize: Self.indexBatchDuringRefresh) }.value
                 try? await Task.sleep(for: .milliseconds(100))
             }
@@ -168,11 +169,13 @@ extension FeedService {
         }
         if !summary.cancelled {
             // Index what the merges stored now, so that no search pays for it.
-            if summary.newItems > 0 { progress?(.indexing(newItems: summary.newItems)) }
-            do {
-                try await articles.updateSearchIndex()
-            } catch {
-                summary.searchIndexFailure = FeedError(error).errorDescription ?? "\(error)"
+            if indexesSearch {
+                if summary.newItems > 0 { progress?(.indexing(newItems: summary.newItems)) }
+                do {
+                    try await articles.updateSearchIndex()
+                } catch {
+                    summary.searchIndexFailure = FeedError(error).errorDescription ?? "\(error)"
+                }
             }
             // Then what retention lets go (nothing to do without a policy).
             do {

@@ -19,6 +19,9 @@ public actor FeedService {
     let parse: @Sendable (Data, URL, String?) throws(FeedParseError) -> ParsedFeed
     /// Documents of at least this many bytes are parsed while they are stored, in batches.
     let batchThreshold: Int
+    /// Whether a refresh builds the search index of what it stores (`false`: the first search
+    /// does, through the catch-up every search makes first).
+    let indexesSearch: Bool
     private let maxConcurrentRefreshes: @Sendable () -> Int
     private let maxRetryAfter: @Sendable () -> Duration
     /// The retention of feeds without their own (the `keep-items` and `keep-days` settings).
@@ -44,6 +47,9 @@ public actor FeedService {
     ///   - batchThreshold: documents of at least this many bytes (default 8 MB) are parsed
     ///     inside the transaction that stores them, their items merged in batches as they are
     ///     read, so that memory does not grow with their items; `parse` reads the others.
+    ///   - indexesSearch: whether a refresh indexes what it stores for search, beside its
+    ///     merges (the default); `false` leaves it to the first search, which catches up before
+    ///     it answers (`TIDINGS_DEFER_SEARCH_INDEX=1`: what the benchmarks compare a refresh with).
     ///   - now: the current time (tests pass a clock they control).
     public init(
         store: LocalStore, fetcher: any FeedFetching, now: @escaping @Sendable () -> Date = Date.init,
@@ -55,7 +61,7 @@ public actor FeedService {
             data, url, charset throws(FeedParseError) in
             try FeedDocumentParser.parse(data: data, url: url, charset: charset)
         },
-        batchThreshold: Int = 8 << 20
+        batchThreshold: Int = 8 << 20, indexesSearch: Bool = true
     ) {
         self.store = store
         self.feeds = store.feeds
@@ -68,6 +74,7 @@ public actor FeedService {
         self.sleep = sleep
         self.parse = parse
         self.batchThreshold = max(1, batchThreshold)
+        self.indexesSearch = indexesSearch
     }
 
     var concurrencyLimit: Int { max(1, min(64, maxConcurrentRefreshes())) }

@@ -426,4 +426,25 @@ struct FeedSearchIndexingTests {
             #expect(!events.withLock { $0 }.contains(.indexing(newItems: 0)))
         }
     }
+
+    @Test("a refresh told not to index leaves its articles to the first search, which finds them")
+    func deferredIndexing() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            server.serve("https://x.test/f", body: rss(title: "X", count: 3))
+            let service = makeService(database, server, indexesSearch: false)
+            _ = try await subscribe(service, ["https://x.test/f"])
+            let articles = ArticleRepository(database: database)
+            _ = try await articles.updateSearchIndex()
+            server.serve("https://x.test/f", body: rss(title: "X", prefix: "New", count: 5))
+            let events = Mutex<[RefreshEvent]>([])
+            let summary = try await service.refresh { event in events.withLock { $0.append(event) } }
+            #expect(summary.newItems == 5 && summary.searchIndexFailure == nil)
+            #expect(!events.withLock { $0 }.contains { if case .indexing = $0 { true } else { false } })
+            // The five wait for the index (as a search's catch-up would take them), then are found.
+            #expect(try await articles.updateSearchIndex() == 5)
+            let found = try await articles.articles(matching: ArticleQuery(search: "New"))
+            #expect(found.count == 5)
+        }
+    }
 }

@@ -189,12 +189,13 @@ let referenceNow = Date(timeIntervalSince1970: 1_615_680_000)  // 2021-03-14, a 
 /// parsed while they are stored, in batches (1: every document).
 func makeService(
     _ database: AppDatabase, _ server: FakeFeedServer, counter: ParseCounter = ParseCounter(), limit: Int = 8,
-    now: @escaping @Sendable () -> Date = { referenceNow }, batchThreshold: Int = 8 << 20
+    now: @escaping @Sendable () -> Date = { referenceNow }, batchThreshold: Int = 8 << 20, indexesSearch: Bool = true
 ) -> FeedService {
     FeedService(
         store: LocalStore(database: database), fetcher: HTTPFeedFetcher(transport: server.transport, now: now),
         now: now,
-        maxConcurrentRefreshes: { limit }, parse: counter.parse, batchThreshold: batchThreshold)
+        maxConcurrentRefreshes: { limit }, parse: counter.parse, batchThreshold: batchThreshold,
+        indexesSearch: indexesSearch)
 }
 
 /// Subscribes `service` to each URL in order and returns the feeds.
