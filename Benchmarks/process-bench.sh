@@ -3,6 +3,7 @@
 # run in the same session (the peers' scripts are in ../shared/bench). It ends with one table:
 #   refresh250   250 feeds x 50 items on nginx (127.0.0.1:18080), cold and all-304, and the cold
 #                refresh's CPU time (user + sys: divided by the cores, the floor of any schedule);
+#                the cold refresh again with search indexing deferred (TIDINGS_DEFER_SEARCH_INDEX);
 #                newsboat -x reload
 #   refresh2500  the same feeds under 10 prefixes (make-scale.sh: 2,500 subscriptions, one host),
 #                with the TCP connections each run opens; newsboat -x reload of the same URLs
@@ -19,7 +20,8 @@
 #   memory       parse (as published, and with an entity in every title) and feed add of the 200 MB
 #                feed (make-scale.sh HUGE=1): peak RSS
 #   bytes        bytes per article in the database and its search index file (dbstat), beside
-#                the feed XML per article
+#                the feed XML per article; the bytes a cold refresh of 250 feeds writes (strace)
+#                against the files' final size, beside newsboat's reload measured alike
 #   retention    a simulated month: FEEDS feeds (default 250) each publishing PER_DAY items a
 #                day (default 5), refreshed and read every day for 30 days, with keep-days 7
 #                against no retention: the database size at the end, and the last day's refresh
@@ -38,7 +40,7 @@ SCALE=/tmp/feedcorpus-scale
 WORK=/tmp/tidings-process-bench
 # Installs what it runs, as the peers' scripts do (tool:package).
 missing=()
-for pair in /usr/bin/time:time sqlite3:sqlite3 xmllint:libxml2-utils bc:bc newsboat:newsboat task:taskwarrior; do
+for pair in /usr/bin/time:time sqlite3:sqlite3 xmllint:libxml2-utils bc:bc newsboat:newsboat task:taskwarrior strace:strace; do
   command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -110,7 +112,7 @@ cpu_floor_row() {
   local cores; cores=$(nproc)
   record "$1, cold: CPU time (user + sys)" \
     "$(sec "$2") (/ $cores cores = $(sec "$(echo "$2 / $cores" | bc -l)"))" "$(sec "$3")" newsboat \
-    "floor for the cold goal ($(sec "$(echo "$4 * 0.15" | bc -l)")): CPU / cores"
+    "floor for the cold goal ($(sec "$(echo "$4 * 0.2" | bc -l)")): CPU / cores"
 }
 # tidings_refresh URLS NAME: cold and warm medians, peak RSS and connections of one cold run.
 tidings_refresh() {
@@ -132,16 +134,46 @@ tidings_refresh() {
   echo "$(printf '%s\n' "${cold[@]}" | median) $(printf '%s\n' "${warm[@]}" | median) $(printf '%s\n' "${rss[@]}" | median) $connections $(printf '%s\n' "${cpu[@]}" | median)"
 }
 
+# deferred_refresh NAME: the median cold refresh of NAME's feeds (tidings_refresh made its OPML)
+# with search indexing left to the first search (TIDINGS_DEFER_SEARCH_INDEX=1): what indexing
+# costs a refresh.
+deferred_refresh() {
+  local name=$1 cold=()
+  for rep in $(seq "$REPS"); do
+    local home="$WORK/$name-deferred-$rep"
+    "$BIN" --home "$home" -c "feed import $WORK/$name.opml" >/dev/null
+    peak "$WORK/t" env TIDINGS_DEFER_SEARCH_INDEX=1 "$BIN" --home "$home" -c "feed refresh"
+    read -r wall _ <"$WORK/t"; cold+=("$wall")
+  done
+  printf '%s\n' "${cold[@]}" | median
+}
+# indexing_row WHAT COLD DEFERRED: the cold refresh beside the same refresh with indexing deferred.
+indexing_row() {
+  record "$1, cold: with search indexing / with it deferred to the first search" \
+    "$(sec "$2") = $(awk -v a="$2" -v b="$3" 'BEGIN {printf "%.2fx", a / b}')" "$(sec "$3")" \
+    "the same refresh, TIDINGS_DEFER_SEARCH_INDEX=1" "<= 1.2x"
+}
+# written OUT CMD...: the bytes CMD and its threads hand to write(2) and pwrite(2) (strace).
+written() {
+  local out=$1 dir; shift
+  dir=$(mktemp -d "$WORK/strace.XXXX")
+  strace -ff -qq -e trace=write,pwrite64,writev,pwritev -o "$dir/t" "$@" >/dev/null 2>&1
+  cat "$dir"/t.* | awk '/= [0-9]+$/ { s += $NF } END { printf "%d\n", s }' >"$out"
+  rm -rf "$dir"
+}
+
 echo "# tidings $($BIN --version), $(nproc) cores, $(date -u +%FT%TZ), REPS=$REPS RUNS=$RUNS"
 
 if wants refresh250; then
   echo "refresh, 250 feeds"
   read -r cold warm rss conns cpu <<<"$(tidings_refresh "$CORPUS/urls.txt" r250)"
+  deferred=$(deferred_refresh r250)
   read -r ncold nwarm nrss ncpu <<<"$(newsboat_reload "$CORPUS/urls.txt")"
   record "refresh 250 feeds, cold" "$(sec "$cold")" "$(sec "$ncold")" newsboat "<= 0.2x newsboat ($(sec "$(echo "$ncold * 0.2" | bc -l)"))"
   record "refresh 250 feeds, all 304" "$(sec "$warm")" "$(sec "$nwarm")" newsboat "<= 0.03x newsboat ($(sec "$(echo "$nwarm * 0.03" | bc -l)"))"
   record "refresh 250 feeds, cold: peak RSS" "$(mb "$rss")" "$(mb "$nrss")" newsboat "-"
   cpu_floor_row "refresh 250 feeds" "$cpu" "$ncpu" "$ncold"
+  indexing_row "refresh 250 feeds" "$cold" "$deferred"
   record "refresh 250 feeds, cold: TCP connections" "$conns" "$(newsboat_connections "$CORPUS/urls.txt")" newsboat \
     "reused per host"
   echo "$rss" >"$WORK/rss250"
@@ -151,12 +183,14 @@ if wants refresh2500; then
   echo "refresh, 2,500 feeds on one host"
   bash "$PEERS/make-scale.sh" >/dev/null
   read -r cold warm rss conns cpu <<<"$(tidings_refresh "$SCALE/urls-2500.txt" r2500)"
+  deferred=$(deferred_refresh r2500)
   read -r ncold nwarm nrss ncpu <<<"$(newsboat_reload "$SCALE/urls-2500.txt")"
   record "refresh 2,500 feeds, cold" "$(sec "$cold")" "$(sec "$ncold")" newsboat "<= 0.2x newsboat ($(sec "$(echo "$ncold * 0.2" | bc -l)"))"
   record "refresh 2,500 feeds, all 304" "$(sec "$warm")" "$(sec "$nwarm")" newsboat "<= 0.03x newsboat ($(sec "$(echo "$nwarm * 0.03" | bc -l)"))"
   base="-"; [ -f "$WORK/rss250" ] && base="<= $(mb "$(echo "$(cat "$WORK/rss250") * 1.2" | bc -l)") (250 feeds + 20%)"
   record "refresh 2,500 feeds, cold: peak RSS" "$(mb "$rss")" "$(mb "$nrss")" newsboat "$base"
   cpu_floor_row "refresh 2,500 feeds" "$cpu" "$ncpu" "$ncold"
+  indexing_row "refresh 2,500 feeds" "$cold" "$deferred"
   record "refresh 2,500 feeds, cold: TCP connections" "$conns" "$(newsboat_connections "$SCALE/urls-2500.txt")" \
     newsboat "reused per host"
 fi
@@ -330,7 +364,7 @@ if wants bytes; then
   home="$WORK/bytes"
   opml "$CORPUS/urls.txt" >"$WORK/bytes.opml"
   "$BIN" --home "$home" -c "feed import $WORK/bytes.opml" >/dev/null
-  "$BIN" --home "$home" -c "feed refresh" >/dev/null
+  written "$WORK/written" "$BIN" --home "$home" -c "feed refresh"
   db="$home/tidings.sqlite"
   articles=$(sqlite3 "$db" 'select count(*) from article')
   xml=$(cat "$CORPUS"/feeds/*.rss "$CORPUS"/feeds/*.atom | wc -c)
@@ -342,6 +376,18 @@ if wants bytes; then
   per() { awk -v b="$1" -v n="$articles" 'BEGIN {printf "%.0f B", b / n}'; }
   parts=$(awk -F'|' -v n="$articles" 'NR <= 4 {printf "%s%s %.0f B", (NR > 1 ? ", " : ""), $1, $2 / n}' "$WORK/dbstat.txt")
   record "database bytes per article ($parts)" "$(per "$total")" "$(per "$xml")" "feed XML per article" "each text once"
+  # Write volume: what the cold refresh wrote (both files, their logs, temporary files) against
+  # the two files' size at the end; newsboat's reload of the same feeds, measured alike.
+  files=$(cat "$db" "$db-search" | wc -c)
+  d="$WORK/newsboat-written"
+  rm -rf "$d"; mkdir -p "$d/home" "$d/xdg-config" "$d/xdg-data" "$d/xdg-cache"
+  printf 'reload-threads 8\n' >"$d/config"
+  HOME="$d/home" XDG_CONFIG_HOME="$d/xdg-config" XDG_DATA_HOME="$d/xdg-data" XDG_CACHE_HOME="$d/xdg-cache" \
+    written "$WORK/nwritten" newsboat -C "$d/config" -u "$CORPUS/urls.txt" -c "$d/cache.db" -x reload
+  times() { awk -v w="$1" -v f="$2" 'BEGIN {printf "%.0f MB = %.2fx of %.0f MB", w / 1e6, w / f, f / 1e6}'; }
+  record "bytes written by a cold refresh of 250 feeds, against the files' final size" \
+    "$(times "$(cat "$WORK/written")" "$files")" "$(times "$(cat "$WORK/nwritten")" "$(wc -c <"$d/cache.db")")" \
+    "newsboat -x reload, its cache.db" "<= 1.5x"
 fi
 
 if wants retention; then
