@@ -224,14 +224,20 @@ struct ChoreSyncRun {
         if try await linkPendingParents(state) { state = try await repository.localState() }
         tasks = Dictionary(
             state.tasks.compactMap { task in task.task.id.map { ($0, task) } }, uniquingKeysWith: { a, _ in a })
-        let here = state.items.filter { client.contains($0.href) }
+        var here: [ChoreSyncItem] = []
+        elsewhere = []
+        for item in state.items {
+            if client.contains(item.href) { here.append(item) } else { elsewhere.append(item) }
+        }
         items = Dictionary(here.map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
-        elsewhere = state.items.filter { !client.contains($0.href) }
         scope = engine.scope.spelled(as: state.tasks.map(\.task))
     }
 
-    /// Every object known, this collection's as this sync has them.
-    var allItems: [ChoreSyncItem] { Array(items.values) + elsewhere }
+    /// Every object known, this collection's as this sync has them, read in place: an array of
+    /// them made for each task sent cost a quiet sync of 1,000 chores 0.1 s.
+    var allItems: some Sequence<ChoreSyncItem> {
+        [AnySequence(items.values), AnySequence(elsewhere)].joined()
+    }
 
     /// Chores received as steps of a chore that had not arrived yet: each becomes a step of its
     /// parent once the parent is a task here. Returns whether anything was written.
