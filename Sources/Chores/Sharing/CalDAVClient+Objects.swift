@@ -207,6 +207,14 @@ extension CalDAVClient {
         (try? objectURL(href)) != nil
     }
 
+    /// Whether `path`, the path of an object as this home stored it (checked against its
+    /// collection, as `contains(_:)` checks, when it arrived), lies below this collection's path:
+    /// which collection a stored object belongs to. A prefix test: parsing each stored path as a
+    /// URL again took a third of a quiet sync of 2,000 chores.
+    package func holds(storedPath path: String) -> Bool {
+        path.count > collectionPath.count && path.hasPrefix(collectionPath)
+    }
+
     /// The absolute URL of `href`, which must lie in the collection on the same server: a
     /// hostile answer cannot send writes elsewhere.
     private func objectURL(_ href: String) throws(CalDAVError) -> URL {

@@ -227,7 +227,7 @@ struct ChoreSyncRun {
         var here: [ChoreSyncItem] = []
         elsewhere = []
         for item in state.items {
-            if client.contains(item.href) { here.append(item) } else { elsewhere.append(item) }
+            if client.holds(storedPath: item.href) { here.append(item) } else { elsewhere.append(item) }
         }
         items = Dictionary(here.map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
         scope = engine.scope.spelled(as: state.tasks.map(\.task))

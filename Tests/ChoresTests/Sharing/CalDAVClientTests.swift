@@ -98,4 +98,27 @@ struct CalDAVClientTests {
         }
         #expect(!CalDAVError.unauthorized(user: "alice").description.contains("b"))
     }
+
+    @Test("a stored object's path belongs to the collection it lies below, and every path contains(_:) admits does")
+    func storedPaths() throws {
+        let transport = InMemoryTransport { request throws(NetworkError) in
+            Issue.record("sent \(request.method) \(request.url)")
+            return HTTPResponse(status: 500, url: request.url)
+        }
+        let url = try #require(URL(string: "https://dav.example.org/alice/chores/"))
+        let client = try CalDAVClient(collection: url, transport: transport) {
+            CalDAVCredentials(user: "a", password: "b")
+        }
+        #expect(client.holds(storedPath: "/alice/chores/6B29.ics"))
+        #expect(!client.holds(storedPath: "/alice/chores/"))
+        #expect(!client.holds(storedPath: "/alice/chores-old/6B29.ics"))
+        #expect(!client.holds(storedPath: "/alice/groceries/6B29.ics"))
+        #expect(client.contains("/alice/chores/a.ics") && client.contains("/alice/chores/sub/../c.ics"))
+        for href in [
+            "/alice/chores/a.ics", "/alice/chores/x%20y.ics", "https://dav.example.org/alice/chores/b.ics",
+            "/alice/chores/sub/../c.ics",
+        ] where client.contains(href) {
+            #expect(client.holds(storedPath: DAVHref.path(of: href)), "\(href)")
+        }
+    }
 }
