@@ -30,7 +30,8 @@ extension FeedRepository {
                 } else {
                     guard !tags.isEmpty,
                         let existing = try Int64.fetchOne(
-                            db, sql: "SELECT id FROM feed WHERE url = ?", arguments: [feed.url.absoluteString])
+                            db.cachedStatement(sql: "SELECT id FROM feed WHERE url = ?"),
+                            arguments: [feed.url.absoluteString])
                     else { continue }
                     id = existing
                     tracker.record(.feed, updated: [id])
@@ -55,7 +56,8 @@ extension FeedRepository {
             var position = try Self.nextTagPosition(db)
             for id in feedIDs {
                 // A tagged feed leaves the top level of an imported list: it moves into the folder.
-                try db.execute(sql: "DELETE FROM feedTag WHERE feedId = ? AND tag = ''", arguments: [id])
+                try db.cachedStatement(sql: "DELETE FROM feedTag WHERE feedId = ? AND tag = ''")
+                    .execute(arguments: [id])
                 for tag in tags {
                     try Self.insertTag(db, feedID: id, tag: tag, position: position)
                     position += 1
@@ -161,10 +163,12 @@ extension FeedRepository {
         try Int64.fetchOne(db, sql: "SELECT coalesce(max(position), 0) + 1 FROM feedTag") ?? 1
     }
 
+    /// One statement prepared once per connection: an import calls it for every outline, and
+    /// preparing it each time took a third of importing 50,000.
     private static func insertTag(_ db: Database, feedID: Int64, tag: String, position: Int64) throws {
-        try db.execute(
-            sql: "INSERT INTO feedTag (feedId, tag, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            arguments: [feedID, tag, position])
+        try db.cachedStatement(
+            sql: "INSERT INTO feedTag (feedId, tag, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+        ).execute(arguments: [feedID, tag, position])
     }
 
     private static func requireFeeds(_ db: Database, _ ids: [Int64]) throws {
