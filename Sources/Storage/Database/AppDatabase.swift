@@ -212,10 +212,11 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    /// Runs `updates` as `write(source:_:)` does, but in a savepoint of a transaction it may
-    /// share with other such writes that wait for the writer meanwhile (see `GroupCommit`):
-    /// still whole or nothing, and apart from the others. `weight` is how much it writes
-    /// (articles), which bounds how many writes share a transaction.
+    /// Runs `updates` as `write(source:_:)` does, but in a transaction it may share with other
+    /// such writes that wait for the writer meanwhile (see `GroupCommit`): still whole or
+    /// nothing, and apart from the others, so `updates` may run a second time, alone, after the
+    /// shared transaction failed. `weight` is how much it writes (articles), which bounds how
+    /// many writes share a transaction.
     func writeTogether<T: Sendable>(
         source: ChangeSource, weight: Int, _ updates: @escaping @Sendable (Database) throws -> T
     ) async throws(StorageError) -> T {

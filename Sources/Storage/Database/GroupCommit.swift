@@ -45,8 +45,9 @@ final class GroupCommit: Sendable {
         self.maxWeight = maxWeight
     }
 
-    /// Runs `updates` in a savepoint of a transaction it may share with other writes, tagged with
-    /// `source`, and returns its result once that transaction has committed.
+    /// Runs `updates` in a transaction it may share with other writes, tagged with `source`, and
+    /// returns its result once that transaction has committed. `updates` may run twice (see the
+    /// type's documentation): it must do the same on a database rolled back to where it began.
     func write<T: Sendable>(
         source: ChangeSource, weight: Int, _ updates: @escaping @Sendable (Database) throws -> T
     ) async -> Result<T, any Error> {

@@ -71,9 +71,8 @@ public struct FeedRepository: Sendable {
 
     /// Saves a subscription's new state (validators, content hash, last result) together with
     /// the merge of the articles that state describes, in one transaction: validators are never
-    /// stored for content that was not. Feeds merged at the same time share transactions, each
-    /// in a savepoint of its own (see `AppDatabase.writeTogether`): one that fails is not stored
-    /// and the others are.
+    /// stored for content that was not. Feeds merged at the same time share transactions (see
+    /// `AppDatabase.writeTogether`): one that fails is not stored and the others are.
     ///
     /// - Throws: `.notFound` when the feed was removed meanwhile, `.missingField` for a blank
     ///   title or article id (nothing is written).
