@@ -82,12 +82,17 @@ struct CalDAVClientTests {
         }
     }
 
-    @Test("no request is made when the password would travel in clear text, or when there is none")
-    func refusedBeforeSending() throws {
-        let transport = InMemoryTransport { request throws(NetworkError) in
+    /// A transport that records an issue for any request: the tests using it send none.
+    static func refusingTransport() -> InMemoryTransport {
+        InMemoryTransport { request throws(NetworkError) in
             Issue.record("sent \(request.method) \(request.url)")
             return HTTPResponse(status: 500, url: request.url)
         }
+    }
+
+    @Test("no request is made when the password would travel in clear text, or when there is none")
+    func refusedBeforeSending() throws {
+        let transport = Self.refusingTransport()
         let remote = try #require(URL(string: "http://dav.example.org/alice/chores/"))
         #expect(throws: CalDAVError.insecure(remote)) {
             try CalDAVClient(collection: remote, transport: transport) { CalDAVCredentials(user: "a", password: "b") }
@@ -101,10 +106,7 @@ struct CalDAVClientTests {
 
     @Test("a stored object's path belongs to the collection it lies below, and every path contains(_:) admits does")
     func storedPaths() throws {
-        let transport = InMemoryTransport { request throws(NetworkError) in
-            Issue.record("sent \(request.method) \(request.url)")
-            return HTTPResponse(status: 500, url: request.url)
-        }
+        let transport = Self.refusingTransport()
         let url = try #require(URL(string: "https://dav.example.org/alice/chores/"))
         let client = try CalDAVClient(collection: url, transport: transport) {
             CalDAVCredentials(user: "a", password: "b")
