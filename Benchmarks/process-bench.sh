@@ -99,12 +99,15 @@ active_opens() {
 # timeout to close an idle connection, and counted the reconnection strace had caused.)
 opened() { local before; before=$(active_opens); "$@" >/dev/null 2>&1; echo $(($(active_opens) - before)); }
 # newsboat_connections URLS: the TCP connections one cold newsboat reload opens (8 threads).
-newsboat_connections() {
-  local d="$WORK/newsboat-connections"
+newsboat_connections() { newsboat_cold "$WORK/newsboat-connections" "$1" opened; }
+# newsboat_cold DIR URLS WRAPPER...: one cold newsboat reload (8 threads) of URLS in a fresh
+# home under DIR (its cache: DIR/cache.db), run under WRAPPER (opened, written OUT, ...).
+newsboat_cold() {
+  local d=$1 urls=$2; shift 2
   rm -rf "$d"; mkdir -p "$d/home" "$d/xdg-config" "$d/xdg-data" "$d/xdg-cache"
   printf 'reload-threads 8\n' >"$d/config"
   HOME="$d/home" XDG_CONFIG_HOME="$d/xdg-config" XDG_DATA_HOME="$d/xdg-data" XDG_CACHE_HOME="$d/xdg-cache" \
-    opened newsboat -C "$d/config" -u "$1" -c "$d/cache.db" -x reload
+    "$@" newsboat -C "$d/config" -u "$urls" -c "$d/cache.db" -x reload
 }
 # cpu_floor_row WHAT CPU PEER_CPU PEER_COLD: the CPU time (user + sys) of the cold refresh and
 # what it means on this machine's cores: no schedule ends sooner than CPU / cores.
@@ -380,10 +383,7 @@ if wants bytes; then
   # the two files' size at the end; newsboat's reload of the same feeds, measured alike.
   files=$(cat "$db" "$db-search" | wc -c)
   d="$WORK/newsboat-written"
-  rm -rf "$d"; mkdir -p "$d/home" "$d/xdg-config" "$d/xdg-data" "$d/xdg-cache"
-  printf 'reload-threads 8\n' >"$d/config"
-  HOME="$d/home" XDG_CONFIG_HOME="$d/xdg-config" XDG_DATA_HOME="$d/xdg-data" XDG_CACHE_HOME="$d/xdg-cache" \
-    written "$WORK/nwritten" newsboat -C "$d/config" -u "$CORPUS/urls.txt" -c "$d/cache.db" -x reload
+  newsboat_cold "$d" "$CORPUS/urls.txt" written "$WORK/nwritten"
   times() { awk -v w="$1" -v f="$2" 'BEGIN {printf "%.0f MB = %.2fx of %.0f MB", w / 1e6, w / f, f / 1e6}'; }
   record "bytes written by a cold refresh of 250 feeds, against the files' final size" \
     "$(times "$(cat "$WORK/written")" "$files")" "$(times "$(cat "$WORK/nwritten")" "$(wc -c <"$d/cache.db")")" \
