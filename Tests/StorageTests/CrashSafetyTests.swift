@@ -30,7 +30,7 @@ struct CrashSafetyTests {
         let path = directory.appendingPathComponent("tidings.sqlite").path
         let batchSize = 3_000
 
-        let process = Process()
+        let process = ChildProcess()
         let executable = try #require(probe, "the StorageProbe executable was not built")
         process.executableURL = executable
         process.arguments = [path, String(batchSize)] + (indexing ? ["index"] : [])

@@ -10,7 +10,7 @@ import Testing
 /// cannot hang the test run. (Its lifeline's write end is close-on-exec as well: a server
 /// started beside it by another test would otherwise hold it, and each would wait for the
 /// other.)
-func stopServer(_ process: Process) {
+func stopServer(_ process: ChildProcess) {
     for signal in [Int32(0), SIGTERM, SIGKILL] {
         if signal != 0, process.isRunning { kill(process.processIdentifier, signal) }
         let deadline = Date().addingTimeInterval(5)
@@ -20,23 +20,11 @@ func stopServer(_ process: Process) {
     if !process.isRunning { process.waitWithoutSpinning() }
 }
 
-extension Process {
-    /// Waits for the process to end, sleeping between looks. `waitUntilExit()` spins its
-    /// thread's run loop, and on a thread without run loop sources (every Swift concurrency
-    /// thread) that is a busy loop taking a whole core for as long as the process runs: on a
-    /// two-core machine, each test waiting so halved the CPU everything else had, and servers
-    /// other tests started could miss their start deadline.
-    func waitWithoutSpinning() {
-        while isRunning { usleep(2_000) }
-        waitUntilExit()  // returns at once now; it settles the termination status
-    }
-}
-
 func withLoopbackServer<T>(
     script: URL, arguments: [String] = [], _ body: (URL) async throws -> T
 ) async throws -> T {
     let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-port-\(UUID().uuidString)")
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", script.path] + arguments + [portFile.path]
     process.standardOutput = FileHandle.nullDevice

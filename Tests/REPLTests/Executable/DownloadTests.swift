@@ -207,7 +207,7 @@ struct DownloadTests {
         try await PodcastSite.run([.init(title: "Stall", path: "stall/episode.mp3")]) { podcast in
             let id = try podcast.id("Stall")
             let part = podcast.downloads.appendingPathComponent("episode.mp3.part")
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = TidingsBinary.url
             process.arguments = ["--home", podcast.home.path, "-c", "item download \(id)", "-c", "help"]
             process.environment = ProcessInfo.processInfo.environment.merging(podcast.environment) { _, new in new }

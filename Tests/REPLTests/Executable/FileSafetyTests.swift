@@ -83,7 +83,7 @@ struct FileSafetyTests {
         let fifo = home.appendingPathComponent("fifo").path
         #expect(mkfifo(fifo, 0o644) == 0)
         // The reader is a process of its own: a task would wait for a thread of the test pool.
-        let reader = Process()
+        let reader = ChildProcess()
         reader.executableURL = URL(fileURLWithPath: "/bin/cat")
         reader.arguments = [fifo]
         let received = Pipe()

@@ -8,7 +8,7 @@ import Testing
 struct ForeignValuesTests {
     /// Runs `sql` on the database with Python's sqlite3 (another program, as a user's would be).
     func write(_ sql: String, to database: URL) throws {
-        let python = Process()
+        let python = ChildProcess()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         python.arguments = [
             "python3", "-c",

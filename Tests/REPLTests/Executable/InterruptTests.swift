@@ -38,7 +38,7 @@ private func withSlowSite(_ body: (_ base: URL, _ site: URL, _ home: URL) async 
 /// Runs the binary in script mode with `arguments`, sends it SIGINT (Ctrl-C) once its request
 /// is held by the server, and returns its exit status and everything it printed.
 private func interruptedScript(_ arguments: [String], site: URL) async throws -> (status: Int32, output: String) {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = TidingsBinary.url
     process.arguments = arguments
     let output = Pipe()
@@ -165,7 +165,7 @@ struct IdleInterruptTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-home-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let binary = try #require(TidingsBinary.url)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = binary
         process.arguments = ["--home", home.path]
         let input = Pipe()

@@ -159,7 +159,7 @@ enum Tool {
     static func run(
         _ name: String, _ arguments: [String], environment: [String: String] = [:]
     ) throws -> TidingsBinary.Result {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = find(name)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }

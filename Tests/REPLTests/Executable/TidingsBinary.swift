@@ -38,7 +38,7 @@ enum TidingsBinary {
         _ arguments: [String], input: String = "", environment: [String: String] = [:], directory: URL? = nil,
         umask mask: String? = nil
     ) throws -> Result {
-        let process = Process()
+        let process = ChildProcess()
         if let directory { process.currentDirectoryURL = directory }
         let binary = try #require(url, "the tidings executable was not built")
         if let mask {
@@ -73,8 +73,8 @@ enum TidingsBinary {
 extension TidingsBinary {
     /// Starts the binary with `arguments` and `environment` over this process's, its output
     /// discarded, and returns it running.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
-        let process = Process()
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = url
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
@@ -87,7 +87,7 @@ extension TidingsBinary {
     /// Kills `process` with SIGKILL `delay` seconds from now and waits for it to end. Timed on
     /// a thread of its own: on a loaded machine a task's sleep can resume long after the work
     /// it should interrupt has finished (all 16 kills of a test once landed too late).
-    static func kill(_ process: Process, after delay: Double) async {
+    static func kill(_ process: ChildProcess, after delay: Double) async {
         let pid = process.processIdentifier
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
@@ -102,7 +102,7 @@ extension TidingsBinary {
 
 /// The binary running in a real pseudo-terminal, driven like a person at the keyboard.
 final class TerminalSession {
-    private let process = Process()
+    private let process = ChildProcess()
     private let master: Int32
     private var screen = ""
     /// Everything the terminal has shown since the start, for failure messages.

@@ -75,7 +75,7 @@ public struct CalDAVTestServer: Sendable {
     private func xandikos(_ arguments: [String]) throws {
         let folder = storage.appendingPathComponent(user)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = Self.python
         process.arguments = ["-m", "xandikos", arguments[0], "-d", folder.path] + arguments.dropFirst()
         let errors = Pipe()
@@ -160,7 +160,7 @@ private func withOneCalDAVServer<T>(_ kind: CalDAVTestServer.Kind, _ body: (CalD
         try? FileManager.default.removeItem(at: portFile)
         let log = directory.appendingPathComponent("start-\(attempt).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = python
         process.arguments = [
             CalDAVTestServer.packageRoot.appendingPathComponent("Tests/Support/caldav_server.py").path, kind.rawValue,
@@ -209,7 +209,7 @@ private func withOneCalDAVServer<T>(_ kind: CalDAVTestServer.Kind, _ body: (CalD
 /// `arguments`, stdin closed, and returns what it printed; a failure fails the test with what it
 /// said on both streams.
 public func runTool(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> Data {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = executable
     process.arguments = arguments
     if let environment { process.environment = environment }
