@@ -115,7 +115,7 @@ struct AppEnvironment {
     /// `~/.netrc`: in `$HOME`, else in the user's home directory.
     static func netrcURL(environment: [String: String]) -> URL {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".netrc")
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".netrc", isDirectory: false)
     }
 
     /// The network transport of this platform: the one place the program chooses it (the

@@ -19,7 +19,7 @@ public struct FileConfigCache: LocalConfigLoading {
     public init(fileURL: URL) { self.fileURL = fileURL }
 
     /// Creates a cache kept in `config-cache.json` in the `home` directory.
-    public init(home: URL) { self.init(fileURL: home.appendingPathComponent("config-cache.json")) }
+    public init(home: URL) { self.init(fileURL: home.appendingPathComponent("config-cache.json", isDirectory: false)) }
 
     /// What the file holds.
     private struct Envelope: Codable {
@@ -122,7 +122,7 @@ enum AtomicFile {
         let url = url.resolvingSymlinksInPath()
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp", isDirectory: false)
         let existingMode = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? Int
         do {
             guard

@@ -8,7 +8,7 @@ public enum InstallationID {
     /// - Throws: `ConfigError.installationIDUnavailable` when the file can be neither read
     ///   nor created.
     public static func loadOrCreate(home: URL) throws(ConfigError) -> String {
-        try loadOrCreate(fileURL: home.appendingPathComponent("installation-id"))
+        try loadOrCreate(fileURL: home.appendingPathComponent("installation-id", isDirectory: false))
     }
 
     /// The id stored in `fileURL`, created (a random UUID, written atomically) when the file

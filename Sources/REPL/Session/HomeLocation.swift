@@ -7,7 +7,7 @@ struct HomeLocation: Equatable {
     let directory: URL
     /// The database file (`--db`, else `tidings.sqlite` in the home).
     let databaseURL: URL
-    var historyURL: URL { directory.appendingPathComponent("history") }
+    var historyURL: URL { directory.appendingPathComponent("history", isDirectory: false) }
 
     /// Resolves the locations from the flags and the environment. A leading `~` is `$HOME`
     /// (else the account's home) in `--home`, `--db` and `$TIDINGS_HOME` alike; a relative
@@ -31,9 +31,9 @@ struct HomeLocation: Equatable {
         }
         directory = URL(fileURLWithPath: path, isDirectory: true)
         if let database, !database.isEmpty {
-            databaseURL = URL(fileURLWithPath: expanded(database))
+            databaseURL = URL(fileURLWithPath: expanded(database), isDirectory: false)
         } else {
-            databaseURL = directory.appendingPathComponent("tidings.sqlite")
+            databaseURL = directory.appendingPathComponent("tidings.sqlite", isDirectory: false)
         }
     }
 }

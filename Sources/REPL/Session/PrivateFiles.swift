@@ -18,7 +18,7 @@ enum PrivateFiles {
     static func prepareHome(_ home: HomeLocation) throws {
         let path = home.directory.path
         if FileManager.default.fileExists(atPath: path) {
-            if FileManager.default.fileExists(atPath: home.directory.appendingPathComponent("tidings.sqlite").path) {
+            if FileManager.default.fileExists(atPath: home.directory.appendingPathComponent("tidings.sqlite", isDirectory: false).path) {
                 tighten(path)
             }
         } else {
@@ -43,7 +43,7 @@ enum PrivateFiles {
             tighten(path)
         }
         tighten(home.historyURL.path)
-        tighten(home.directory.appendingPathComponent("installation-id").path)
+        tighten(home.directory.appendingPathComponent("installation-id", isDirectory: false).path)
     }
 
     /// Removes group and other access from the file or directory at `path` when it is the
