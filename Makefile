@@ -36,7 +36,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CALDAV_TOOLS     = $(CURDIR)/.build/tools/caldav
 CALDAV_PACKAGES  = radicale==3.9.0 xandikos==0.4.10 caldav==3.6.0 vdirsyncer==0.21.0 todoman==4.7.0
 
-.PHONY: deps system-deps caldav-tools build release release-bin run test examples bench-build docs bench fuzz format lint clean install uninstall
+# Coldsweat, the Fever API server the feed-account tests start on 127.0.0.1 (it fetches the
+# test feeds itself, from a loopback server): pinned, in a virtual environment of its own (its
+# Flask and requests need not agree with the CalDAV tools').
+FEVER_TOOLS      = $(CURDIR)/.build/tools/fever
+FEVER_PACKAGES   = coldsweat==0.10.2
+
+.PHONY: deps system-deps caldav-tools fever-tools build release release-bin run test examples bench-build docs bench fuzz format lint clean install uninstall
 
 ## deps: install libsqlite3-dev, libedit-dev and libxml2-dev when pkg-config cannot find them,
 ## libncurses-dev, libbsd-dev and libmd-dev when their static archives are missing (the release
@@ -44,9 +50,11 @@ CALDAV_PACKAGES  = radicale==3.9.0 xandikos==0.4.10 caldav==3.6.0 vdirsyncer==0.
 ## groff-base (the manual's tests render docs/tidings.1) when man or groff is missing, patchelf
 ## (the release binary opens libxml2 on first use; see release), less and w3m (the real pager
 ## and terminal browser the session hands its terminal to in the tests), and
-## the CalDAV test tools under .build/tools/caldav (python3-venv first when venv is missing).
+## the CalDAV test tools under .build/tools/caldav and the Fever server under .build/tools/fever
+## (python3-venv first when venv is missing).
 deps: system-deps
 	@$(MAKE) --no-print-directory caldav-tools
+	@$(MAKE) --no-print-directory fever-tools
 
 ## system-deps: the Debian packages alone (what building and running need, and the pager,
 ## browser and manual tools the tests drive); make run and make install stop here, make test
@@ -85,6 +93,18 @@ caldav-tools:
 	  fi; \
 	  rm -rf "$(CALDAV_TOOLS)" && python3 -m venv "$(CALDAV_TOOLS)" && \
 	  "$(CALDAV_TOOLS)/bin/pip" install -q --disable-pip-version-check $(CALDAV_PACKAGES); \
+	fi
+
+## fever-tools: Coldsweat (a Fever API server) in a virtual environment under .build/tools/fever.
+fever-tools:
+	@if [ ! -x "$(FEVER_TOOLS)/bin/coldsweat" ] || ! "$(FEVER_TOOLS)/bin/python3" -c 'import coldsweat' 2>/dev/null; then \
+	  echo "Installing $(FEVER_PACKAGES) into $(FEVER_TOOLS)"; \
+	  if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then \
+	    $(SUDO) apt-get update -qq && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; \
+	  fi; \
+	  rm -rf "$(FEVER_TOOLS)" && python3 -m venv "$(FEVER_TOOLS)" && \
+	  "$(FEVER_TOOLS)/bin/pip" install -q --disable-pip-version-check $(FEVER_PACKAGES); \
 	fi
 
 build: system-deps

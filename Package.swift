@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "FeedParser", targets: ["FeedParser"]),
         .library(name: "Feed", targets: ["Feed"]),
         .library(name: "Chores", targets: ["Chores"]),
+        .library(name: "Accounts", targets: ["Accounts"]),
         .executable(name: "tidings", targets: ["REPL"]),
     ],
     dependencies: [
@@ -158,6 +159,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Resources")],
+            swiftSettings: swiftSettings),
+
+        // Feed sync accounts: a self-hosted feed server (the Fever API) that owns the
+        // subscriptions and fetches the feeds, mirrored by the reader.
+        .target(name: "Accounts", dependencies: ["Networking"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AccountsTests",
+            dependencies: ["Accounts", "Networking", "NetworkingTestSupport", "DefaultTransport"],
             swiftSettings: swiftSettings),
 
         // libxml2's SAX2 interface: the feed parser's XML reader. Its headers only: the library

@@ -1,5 +1,5 @@
 public import Foundation
-public import Models
+import Models
 internal import Storage
 import Store
 

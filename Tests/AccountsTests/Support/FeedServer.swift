@@ -1,0 +1,1 @@
+../../FeedTests/Support/FeedServer.swift
