@@ -87,6 +87,52 @@ struct ColdsweatTests {
         }
     }
 
+    @Test("two homes sharing the account agree on unread and starred items after each syncs, through offline marks on both")
+    func twoHomes() async throws {
+        try await withAccount([("alpha", 30), ("beta", 60)]) { server, client in
+            let (home, laptop) = (MemoryAccountStore(), MemoryAccountStore())
+            let other = try FeverClient(
+                endpoint: server.endpoint, credentials: server.credentials, transport: makeDefaultTransport())
+            let first = try await FeverSync(client: client, store: home).sync()
+            #expect(first.newItems == 90)
+            #expect(first.feedsAdded == 2)
+            _ = try await FeverSync(client: other, store: laptop).sync()
+            #expect(await home.unread.count == 90)
+            #expect(await laptop.unread == home.unread)
+
+            // Offline on both: each reads and stars its own, and one item both ways.
+            let ids = await home.items.values.sorted { Int($0.remote.id)! < Int($1.remote.id)! }.map(\.remote.id)
+            await home.markRead(ids[0])
+            await home.star(ids[1])
+            await home.markRead(ids[2])
+            await laptop.markRead(ids[2])  // read on both sides
+            await laptop.star(ids[3])
+            await laptop.markRead(ids[4])
+            await laptop.markRead(ids[4], false)  // undone: no change
+            let beta = try #require(await home.feeds.values.first { $0.url?.lastPathComponent == "beta.rss" })
+            await laptop.markFeedRead(beta.id, before: Date().addingTimeInterval(60))
+
+            _ = try await FeverSync(client: client, store: home).sync()
+            _ = try await FeverSync(client: other, store: laptop).sync()
+            _ = try await FeverSync(client: client, store: home).sync()
+            let betaItems = Set(await home.items.values.filter { $0.remote.feedID == beta.id }.map(\.remote.id))
+            let expectedUnread = Set(ids).subtracting([ids[0], ids[2]]).subtracting(betaItems)
+            #expect(await home.unread == expectedUnread)
+            #expect(await laptop.unread == expectedUnread)
+            #expect(await home.starred == [ids[1], ids[3]])
+            #expect(await laptop.starred == [ids[1], ids[3]])
+            #expect(try await client.unreadItemIDs() == Set(expectedUnread.compactMap(Int64.init)))
+            #expect(await home.marks.isEmpty)
+            #expect(await laptop.marks.isEmpty)
+
+            // A star cleared on one side since the last sync wins over no change on the other.
+            await laptop.star(ids[1], false)
+            _ = try await FeverSync(client: other, store: laptop).sync()
+            _ = try await FeverSync(client: client, store: home).sync()
+            #expect(await home.starred == [ids[3]])
+        }
+    }
+
     @Test("items come 50 a page, and paging by since_id reads each once")
     func paging() async throws {
         try await withAccount([("many", 120)]) { _, client in
