@@ -28,19 +28,10 @@ public struct CalDAVCredentials: Sendable, Equatable, CustomStringConvertible {
         if let password = environment["TIDINGS_CALDAV_PASSWORD"], !password.isEmpty, let user, !user.isEmpty {
             return CalDAVCredentials(user: user, password: password)
         }
-        guard let netrc, let host = url.host?.lowercased() else { return nil }
-        let entries = Netrc(parsing: netrc).entries
-        let candidates =
-            entries.filter { $0.machine?.lowercased() == host } + entries.filter { $0.machine == nil }
-        for entry in candidates {
-            guard let password = entry.password else { continue }
-            if let user {
-                guard entry.login == nil || entry.login == user else { continue }
-                return CalDAVCredentials(user: user, password: password)
-            }
-            if let login = entry.login { return CalDAVCredentials(user: login, password: password) }
+        guard let netrc, let host = url.host else { return nil }
+        return Netrc(parsing: netrc).login(for: host, user: user).map {
+            CalDAVCredentials(user: $0.user, password: $0.password)
         }
-        return nil
     }
 
     /// Whether a password may be sent to `url`: over https, or over http only to this machine
@@ -83,91 +74,6 @@ public struct CalDAVCredentialsProvider: Sendable {
             CalDAVCredentials.find(
                 for: collection, user: user, environment: password.map { ["TIDINGS_CALDAV_PASSWORD": $0] } ?? [:],
                 netrc: netrc.flatMap { try? String(contentsOf: $0, encoding: .utf8) })
-        }
-    }
-}
-
-/// A `.netrc` file as ftp, curl and git read it: `machine NAME`, `default`, `login`,
-/// `password`, `account`, and `macdef` (its lines, up to a blank one, are skipped). Tokens are
-/// separated by white space; a token in double quotes may hold spaces and `\"`.
-package struct Netrc: Sendable, Equatable {
-    package struct Entry: Sendable, Equatable {
-        /// `nil` for the `default` entry.
-        package var machine: String?
-        package var login: String?
-        package var password: String?
-    }
-
-    package var entries: [Entry] = []
-
-    package init(parsing text: String) {
-        var tokens = Self.tokens(text)
-        var current: Entry?
-        while let token = tokens.next() {
-            switch token {
-            case "machine":
-                if let current { entries.append(current) }
-                current = Entry(machine: tokens.next())
-            case "default":
-                if let current { entries.append(current) }
-                current = Entry(machine: nil)
-            case "login": current?.login = tokens.next()
-            case "password", "passwd": current?.password = tokens.next()
-            case "account": _ = tokens.next()
-            case "macdef":
-                _ = tokens.next()
-                tokens.skipMacro()
-            default: break
-            }
-        }
-        if let current { entries.append(current) }
-    }
-
-    /// Splits into tokens, keeping track of lines for `macdef`.
-    private static func tokens(_ text: String) -> Tokens { Tokens(scalars: Array(text.unicodeScalars)) }
-
-    fileprivate struct Tokens {
-        let scalars: [Unicode.Scalar]
-        var index = 0
-
-        mutating func next() -> String? {
-            while index < scalars.count {
-                if scalars[index].properties.isWhitespace {
-                    index += 1
-                } else if scalars[index] == "#", index == 0 || scalars[index - 1] == "\n" {
-                    // A comment: a line that starts with `#`.
-                    while index < scalars.count, scalars[index] != "\n" { index += 1 }
-                } else {
-                    break
-                }
-            }
-            guard index < scalars.count else { return nil }
-            var token = String.UnicodeScalarView()
-            if scalars[index] == "\"" {
-                index += 1
-                while index < scalars.count, scalars[index] != "\"" {
-                    if scalars[index] == "\\", index + 1 < scalars.count { index += 1 }
-                    token.append(scalars[index])
-                    index += 1
-                }
-                index += 1
-            } else {
-                while index < scalars.count, !scalars[index].properties.isWhitespace {
-                    token.append(scalars[index])
-                    index += 1
-                }
-            }
-            return String(token)
-        }
-
-        /// Skips a macro's body: everything up to the next blank line.
-        mutating func skipMacro() {
-            while index < scalars.count, scalars[index] != "\n" { index += 1 }
-            while index < scalars.count {
-                index += 1
-                if index >= scalars.count || scalars[index] == "\n" { return }
-                while index < scalars.count, scalars[index] != "\n" { index += 1 }
-            }
         }
     }
 }

@@ -1,5 +1,5 @@
 package import Foundation
-package import Models
+import Models
 
 /// The details of a chore beyond its day and schedule, as a `VTODO` carries them: a due time
 /// and its zone (`DUE;TZID=…` with the `VTIMEZONE`), a priority (`PRIORITY`), and reminders

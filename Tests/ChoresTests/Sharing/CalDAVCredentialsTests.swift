@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Chores
+import Networking
 
 /// Where a CalDAV password comes from, and where it may go.
 @Suite("CalDAV credentials")
