@@ -163,7 +163,7 @@ let package = Package(
 
         // Feed sync accounts: a self-hosted feed server (the Fever API) that owns the
         // subscriptions and fetches the feeds, mirrored by the reader.
-        .target(name: "Accounts", dependencies: ["Networking"], swiftSettings: swiftSettings),
+        .target(name: "Accounts", dependencies: ["Models", "Networking", "FeedParser"], swiftSettings: swiftSettings),
         .testTarget(
             name: "AccountsTests",
             dependencies: ["Accounts", "Networking", "NetworkingTestSupport", "DefaultTransport"],

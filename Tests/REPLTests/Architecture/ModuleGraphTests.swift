@@ -17,7 +17,7 @@ struct ModuleGraphTests {
         "FeedParser": ["Models", "Markup", "CLibXML2", "CLibXML2Loader"],
         "Feed": ["Models", "FeedParser", "Networking", "Storage", "Store"],
         "Chores": ["Models", "Markup", "Networking", "Storage", "Store"],
-        "Accounts": ["Models", "Networking"],
+        "Accounts": ["Models", "Networking", "FeedParser"],
         "StorageProbe": ["Models", "Storage"],
         "REPL": [
             "Models", "Networking", "DefaultTransport", "Storage", "Store", "Config", "Markup", "FeedParser", "Feed",
