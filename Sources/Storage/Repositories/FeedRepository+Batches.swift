@@ -96,7 +96,7 @@ extension FeedRepository {
         let address = url.absoluteString
         let cutoff = now.addingTimeInterval(-unreadCutoff)
         return try await database.write(source: source) { db in
-            if try FeedRecord.filter(Column("url") == address).fetchCount(db) > 0 {
+            if try FeedRecord.filter(Column("url") == address && Column("accountId") == nil).fetchCount(db) > 0 {
                 throw StorageError.duplicate("a subscription to \(address)")
             }
             // The row the batches point to; its fields are the document's once it is read.

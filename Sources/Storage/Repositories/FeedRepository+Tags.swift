@@ -17,7 +17,7 @@ extension FeedRepository {
         return try await database.write(source: source) { db in
             var added: [FeedSource] = []
             let insert = try db.cachedStatement(
-                sql: "INSERT INTO feed (url, title, homePageURL) VALUES (?, ?, ?) ON CONFLICT(url) DO NOTHING")
+                sql: "INSERT INTO feed (url, title, homePageURL) VALUES (?, ?, ?) ON CONFLICT(url) WHERE accountId IS NULL DO NOTHING")
             let first = try Self.nextTagPosition(db)
             for (feed, tags) in entries {
                 try insert.execute(arguments: [feed.url.absoluteString, feed.title, feed.homePageURL?.absoluteString])
@@ -30,7 +30,7 @@ extension FeedRepository {
                 } else {
                     guard !tags.isEmpty,
                         let existing = try Int64.fetchOne(
-                            db.cachedStatement(sql: "SELECT id FROM feed WHERE url = ?"),
+                            db.cachedStatement(sql: "SELECT id FROM feed WHERE url = ? AND accountId IS NULL"),
                             arguments: [feed.url.absoluteString])
                     else { continue }
                     id = existing

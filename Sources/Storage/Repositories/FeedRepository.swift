@@ -28,7 +28,7 @@ public struct FeedRepository: Sendable {
         return try await database.write(source: source) { db in
             var added: [FeedSource] = []
             let insert = try db.cachedStatement(
-                sql: "INSERT INTO feed (url, title, homePageURL) VALUES (?, ?, ?) ON CONFLICT(url) DO NOTHING")
+                sql: "INSERT INTO feed (url, title, homePageURL) VALUES (?, ?, ?) ON CONFLICT(url) WHERE accountId IS NULL DO NOTHING")
             for feed in feeds {
                 try insert.execute(arguments: [
                     feed.url.absoluteString, feed.title, feed.homePageURL?.absoluteString,
@@ -57,7 +57,7 @@ public struct FeedRepository: Sendable {
         let url = feed.url.absoluteString
         let cutoff = now.addingTimeInterval(-unreadCutoff)
         return try await database.write(source: source) { db in
-            if try FeedRecord.filter(Column("url") == url).fetchCount(db) > 0 {
+            if try FeedRecord.filter(Column("url") == url && Column("accountId") == nil).fetchCount(db) > 0 {
                 throw StorageError.duplicate("a subscription to \(url)")
             }
             var record = FeedRecord(feed)
@@ -143,7 +143,9 @@ public struct FeedRepository: Sendable {
     /// The subscription to `url`, if any.
     public func feed(url: URL) async throws(StorageError) -> FeedSource? {
         let url = url.absoluteString
-        return try await database.read { db in try FeedRecord.filter(Column("url") == url).fetchOne(db)?.source }
+        return try await database.read { db in
+            try FeedRecord.filter(Column("url") == url && Column("accountId") == nil).fetchOne(db)?.source
+        }
     }
 
     /// Every subscription, in id order (the order the user added them).

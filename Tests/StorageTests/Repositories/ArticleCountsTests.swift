@@ -109,8 +109,10 @@ struct ArticleCountsTests {
         let statements = StatementCounter()
         let database = try AppDatabase(path: path, onStatement: statements.record)
         #expect(try await kept(database) == [1: [2, 1, 1], 2: [1, 1, 0]])
-        // No check of every foreign key in the file after each migration (seconds on a large one).
-        #expect(!statements.all.contains { $0.contains("foreign_key_check") })
+        // No check of every foreign key in the file after each migration (seconds on a large
+        // one); a check of one small table's (`foreign_key_check("feed")`) is allowed.
+        #expect(!statements.all.contains { $0.contains("foreign_key_check") && !$0.contains("foreign_key_check(") })
+        #expect(!statements.all.contains { $0.contains("foreign_key_check(\"article") })
         #expect(statements.all.contains { $0.contains("CREATE TABLE articleCounts") })
         try await check(database, "the upgrade")
     }
