@@ -55,6 +55,8 @@ public struct LocalStore: Sendable {
     package var rules: RuleRepository { RuleRepository(database: database) }
     package var savedViews: SavedViewRepository { SavedViewRepository(database: database) }
     package var choreSync: ChoreSyncRepository { ChoreSyncRepository(database: database) }
+    /// Feed accounts, their feeds and articles, and the marks not yet sent.
+    package var accounts: AccountRepository { AccountRepository(database: database) }
     package var configCache: ConfigCacheRepository { ConfigCacheRepository(database: database) }
 
     /// The changes committed to `entity` by this process, as they commit (see

@@ -101,8 +101,9 @@ public protocol AccountStore: Sendable {
     /// The ids of the account's stored items among `ids`.
     func storedItems(among ids: Set<String>) async throws -> Set<String>
     /// Sets every stored item's read and starred states to the server's (`unread`, `starred`:
-    /// the ids that are), leaving alone the items that have a mark pending (made after the
-    /// marks were sent, during this sync).
+    /// the ids that are), except a state a pending mark holds (made after the marks were sent,
+    /// during this sync): an item's read state when it or its feed was marked, its star when
+    /// it was starred.
     func applyStates(unread: Set<String>, starred: Set<String>) async throws -> StateChanges
     /// Records the end of a complete sync, or why the last one stopped.
     func recordSync(at date: Date, problem: String?) async throws

@@ -273,7 +273,10 @@ extension AppDatabase {
     /// holds where it is and who the user is (never a password), the last sync's end or
     /// failure, and the greatest item id stored (where the next sync's paging starts);
     /// `accountMark` the read, star and feed-read marks made here and not yet sent, in order,
-    /// each with the state it changed (so that one undone before the sync is not sent).
+    /// each with the state it changed (so that one undone before the sync is not sent). Triggers
+    /// write an account article's marks whatever changed its status (a command, a rule, marking
+    /// a feed read); the sync applies the server's states with its account's `applying` set, so
+    /// that they are not sent back.
     ///
     /// An account's feeds are rows of `feed` with `accountId` and the server's `remoteId`, so
     /// that every list, count, search, rule and view treats their articles as any other. Their
@@ -294,6 +297,7 @@ extension AppDatabase {
                     syncedAt DOUBLE,
                     problem TEXT,
                     itemCursor INTEGER NOT NULL DEFAULT 0,
+                    applying INTEGER NOT NULL DEFAULT 0,
                     UNIQUE (kind, endpoint, user));
                 CREATE TABLE accountMark (
                     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -332,6 +336,18 @@ extension AppDatabase {
                 ALTER TABLE feed_rebuilt RENAME TO feed;
                 CREATE UNIQUE INDEX feed_url_local ON feed(url) WHERE accountId IS NULL;
                 CREATE UNIQUE INDEX feed_account_remote ON feed(accountId, remoteId) WHERE accountId IS NOT NULL;
+                CREATE TRIGGER accountMark_read AFTER UPDATE OF isRead ON articleStatus
+                WHEN new.isRead IS NOT old.isRead BEGIN
+                    INSERT INTO accountMark (accountId, kind, target, now, was)
+                    SELECT account.id, 'read', new.uniqueId, new.isRead, old.isRead FROM feed JOIN account ON account.id = feed.accountId
+                    WHERE feed.id = new.feedId AND account.applying = 0;
+                END;
+                CREATE TRIGGER accountMark_starred AFTER UPDATE OF isStarred ON articleStatus
+                WHEN new.isStarred IS NOT old.isStarred BEGIN
+                    INSERT INTO accountMark (accountId, kind, target, now, was)
+                    SELECT account.id, 'starred', new.uniqueId, new.isStarred, old.isStarred FROM feed JOIN account ON account.id = feed.accountId
+                    WHERE feed.id = new.feedId AND account.applying = 0;
+                END;
                 """)
         try db.checkForeignKeys(in: "feed")
         if let sequence {

@@ -105,21 +105,28 @@ actor MemoryAccountStore: AccountStore {
     }
 
     func applyStates(unread: Set<String>, starred: Set<String>) async throws -> StateChanges {
-        var marked = Set<String>()
+        // A pending mark holds its flag: an item's or its feed's read state, an item's star.
+        var heldRead = Set<String>()
+        var heldStar = Set<String>()
         for mark in marks {
             switch mark.change {
-            case .read(let item, _, _), .starred(let item, _, _): marked.insert(item)
-            case .feedRead(let feed, _): marked.formUnion(items.filter { $0.value.remote.feedID == feed }.keys)
+            case .read(let item, _, _): heldRead.insert(item)
+            case .starred(let item, _, _): heldStar.insert(item)
+            case .feedRead(let feed, _): heldRead.formUnion(items.filter { $0.value.remote.feedID == feed }.keys)
             }
         }
         var changes = StateChanges()
-        for (id, item) in items where !marked.contains(id) {
-            let read = !unread.contains(id)
-            let star = starred.contains(id)
-            if item.isRead != read { changes.read += 1 }
-            if item.isStarred != star { changes.starred += 1 }
-            items[id]?.isRead = read
-            items[id]?.isStarred = star
+        for (id, item) in items {
+            if !heldRead.contains(id) {
+                let read = !unread.contains(id)
+                if item.isRead != read { changes.read += 1 }
+                items[id]?.isRead = read
+            }
+            if !heldStar.contains(id) {
+                let star = starred.contains(id)
+                if item.isStarred != star { changes.starred += 1 }
+                items[id]?.isStarred = star
+            }
         }
         return changes
     }

@@ -1,0 +1,350 @@
+public import Foundation
+internal import GRDB
+public import Models
+
+/// A feed account as stored: where its server is and who the user is (never a password), and
+/// how its last sync ended.
+public struct FeedAccountRecord: Sendable, Hashable {
+    public var id: Int64
+    /// The protocol (`fever`).
+    public var kind: String
+    public var endpoint: URL
+    public var user: String
+    public var createdAt: Date
+    /// When the last complete sync ended.
+    public var syncedAt: Date?
+    /// Why the last sync stopped, if it did.
+    public var problem: String?
+}
+
+/// A mark made here on an account's article or feed, not yet sent to its server.
+public struct StoredAccountMark: Sendable, Hashable {
+    public enum Kind: String, Sendable { case read, starred, feedRead }
+    public var sequence: Int64
+    public var kind: Kind
+    /// The article's `uniqueId` (`read`, `starred`) or the feed's remote id (`feedRead`).
+    public var target: String
+    public var now: Bool
+    public var was: Bool
+    public var before: Date?
+}
+
+/// One of an account's feeds as its server lists it.
+public struct AccountFeed: Sendable, Hashable {
+    public var remoteID: String
+    public var url: URL?
+    public var title: String
+    public var homePageURL: URL?
+    /// Its folders (stored as the feed's tags).
+    public var folders: [String]
+
+    public init(remoteID: String, url: URL?, title: String, homePageURL: URL?, folders: [String]) {
+        self.remoteID = remoteID
+        self.url = url
+        self.title = title
+        self.homePageURL = homePageURL
+        self.folders = folders
+    }
+}
+
+/// Feed accounts and what their syncs keep: each account's feeds (rows of `feed` with the
+/// server's id), their articles, the cursor of the server's items, and the marks made here
+/// not yet sent. Every call is one transaction.
+public struct AccountRepository: Sendable {
+    let database: AppDatabase
+
+    public init(database: AppDatabase) { self.database = database }
+
+    // MARK: Accounts
+
+    /// Adds an account; `.duplicate` when the same user of the same server is one already.
+    public func add(kind: String, endpoint: URL, user: String, now: Date = Date()) async throws(StorageError)
+        -> FeedAccountRecord
+    {
+        try await database.write(source: .user) { db in
+            let exists = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM account WHERE kind = ? AND endpoint = ? AND user = ?",
+                arguments: [kind, endpoint.absoluteString, user]) ?? false
+            if exists { throw StorageError.duplicate("an account of \(user) at \(endpoint.absoluteString)") }
+            try db.execute(
+                sql: "INSERT INTO account (kind, endpoint, user, createdAt) VALUES (?, ?, ?, ?)",
+                arguments: [kind, endpoint.absoluteString, user, now.timeIntervalSince1970])
+            return FeedAccountRecord(
+                id: db.lastInsertedRowID, kind: kind, endpoint: endpoint, user: user, createdAt: now, syncedAt: nil,
+                problem: nil)
+        }
+    }
+
+    /// Every account, in the order they were added.
+    public func all() async throws(StorageError) -> [FeedAccountRecord] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, kind, endpoint, user, createdAt, syncedAt, problem FROM account ORDER BY id"
+            ).compactMap(Self.account)
+        }
+    }
+
+    /// The account `id`, if there is one.
+    public func account(id: Int64) async throws(StorageError) -> FeedAccountRecord? {
+        try await database.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT id, kind, endpoint, user, createdAt, syncedAt, problem FROM account WHERE id = ?",
+                arguments: [id]
+            ).flatMap(Self.account)
+        }
+    }
+
+    /// Removes an account with its feeds, their articles and its pending marks; `false` when
+    /// there was none.
+    @discardableResult
+    public func remove(id: Int64) async throws(StorageError) -> Bool {
+        try await database.write(source: .user) { db in
+            try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    private static func account(_ row: Row) -> FeedAccountRecord? {
+        guard let endpoint = URL(string: row[2]) else { return nil }
+        return FeedAccountRecord(
+            id: row[0], kind: row[1], endpoint: endpoint, user: row[3],
+            createdAt: Date(timeIntervalSince1970: row[4]),
+            syncedAt: (row[5] as Double?).map(Date.init(timeIntervalSince1970:)), problem: row[6])
+    }
+
+    // MARK: What a sync keeps
+
+    /// The marks of `account` not yet sent, oldest first.
+    public func pendingMarks(account: Int64) async throws(StorageError) -> [StoredAccountMark] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT seq, kind, target, now, was, before FROM accountMark WHERE accountId = ? ORDER BY seq",
+                arguments: [account]
+            ).compactMap { row in
+                guard let kind = StoredAccountMark.Kind(rawValue: row[1]) else { return nil }
+                return StoredAccountMark(
+                    sequence: row[0], kind: kind, target: row[2], now: (row[3] as Bool?) ?? false,
+                    was: (row[4] as Bool?) ?? false, before: (row[5] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    /// Forgets marks (sent, or with nothing left to change).
+    public func removeMarks(_ sequences: [Int64], account: Int64) async throws(StorageError) {
+        guard !sequences.isEmpty else { return }
+        try await database.write(source: .app) { db in
+            for chunk in sequences.chunked(into: 500) {
+                try db.execute(
+                    sql: "DELETE FROM accountMark WHERE accountId = ? AND seq IN (\(Self.placeholders(chunk.count)))",
+                    arguments: [account] + StatementArguments(chunk))
+            }
+        }
+    }
+
+    /// Marks every article of the account's feed `feedID` read, as the user did it: one
+    /// `feedRead` mark for the server (with the time), not one per article.
+    public func markFeedRead(_ feedID: Int64, before: Date) async throws(StorageError) {
+        let tracker = database.tracker
+        try await database.write(source: .user) { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT accountId, remoteId FROM feed WHERE id = ? AND accountId IS NOT NULL",
+                    arguments: [feedID])
+            else { throw StorageError.notFound(entity: "account feed", id: feedID) }
+            let account: Int64 = row[0]
+            let remote: String = row[1]
+            try db.execute(sql: "UPDATE account SET applying = 1 WHERE id = ?", arguments: [account])
+            let changed = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT article.id FROM article JOIN articleStatus USING (feedId, uniqueId)
+                    WHERE article.feedId = ? AND articleStatus.isRead = 0
+                    """, arguments: [feedID])
+            try db.execute(
+                sql: "UPDATE articleStatus SET isRead = 1 WHERE feedId = ? AND isRead = 0", arguments: [feedID])
+            try db.execute(sql: "UPDATE account SET applying = 0 WHERE id = ?", arguments: [account])
+            try db.execute(
+                sql: "INSERT INTO accountMark (accountId, kind, target, before) VALUES (?, 'feedRead', ?, ?)",
+                arguments: [account, remote, before.timeIntervalSince1970])
+            tracker.record(.article, updated: changed)
+        }
+    }
+
+    /// Makes the account's feeds `feeds`: new ones added, known ones updated (title, address,
+    /// folders), the ones no longer listed removed with their articles. Returns the local id of
+    /// each remote feed, and how many were added and removed.
+    public func replaceFeeds(_ feeds: [AccountFeed], account: Int64) async throws(StorageError)
+        -> (ids: [String: Int64], added: Int, removed: Int)
+    {
+        let tracker = database.tracker
+        return try await database.write(source: .app) { db in
+            var known = Dictionary(
+                try Row.fetchAll(db, sql: "SELECT remoteId, id FROM feed WHERE accountId = ?", arguments: [account])
+                    .map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
+            let listed = Set(feeds.map(\.remoteID))
+            let gone = known.filter { !listed.contains($0.key) }
+            for (remote, id) in gone {
+                try db.execute(sql: "DELETE FROM feed WHERE id = ?", arguments: [id])
+                known[remote] = nil
+            }
+            var added = 0
+            var updated: [Int64] = []
+            for feed in feeds {
+                let url = feed.url?.absoluteString ?? ""
+                let title = feed.title.isEmpty ? (feed.url?.absoluteString ?? feed.remoteID) : feed.title
+                if let id = known[feed.remoteID] {
+                    try db.execute(
+                        sql: "UPDATE feed SET url = ?, title = ?, homePageURL = ? WHERE id = ?",
+                        arguments: [url, title, feed.homePageURL?.absoluteString, id])
+                    if db.changesCount > 0 { updated.append(id) }
+                } else {
+                    try db.execute(
+                        sql: "INSERT INTO feed (url, title, homePageURL, accountId, remoteId) VALUES (?, ?, ?, ?, ?)",
+                        arguments: [url, title, feed.homePageURL?.absoluteString, account, feed.remoteID])
+                    known[feed.remoteID] = db.lastInsertedRowID
+                    added += 1
+                }
+                guard let id = known[feed.remoteID] else { continue }
+                try db.execute(sql: "DELETE FROM feedTag WHERE feedId = ?", arguments: [id])
+                for (position, folder) in feed.folders.enumerated() where !folder.isEmpty {
+                    try db.execute(
+                        sql: "INSERT INTO feedTag (feedId, tag, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                        arguments: [id, folder, position])
+                }
+            }
+            tracker.record(.feed, updated: updated)
+            return (known, added, gone.count)
+        }
+    }
+
+    /// The greatest server item id stored for `account`.
+    public func itemCursor(account: Int64) async throws(StorageError) -> Int64 {
+        try await database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT itemCursor FROM account WHERE id = ?", arguments: [account]) ?? 0
+        }
+    }
+
+    /// Stores articles of the account's feeds (new ones unread and unstarred, known ones
+    /// updated) and sets its cursor, in one transaction. Returns how many were new.
+    public func storeArticles(_ articles: [Article], cursor: Int64, account: Int64, now: Date = Date())
+        async throws(StorageError) -> Int
+    {
+        for article in articles { try ArticleRepository.validate(article) }
+        let tracker = database.tracker
+        return try await database.write(source: .app) { db in
+            var inserted: [Int64] = []
+            var updated: [Int64] = []
+            for (feedID, group) in Dictionary(grouping: articles, by: \.feedID) {
+                let owner = try Int64.fetchOne(db, sql: "SELECT accountId FROM feed WHERE id = ?", arguments: [feedID])
+                guard owner == account else { throw StorageError.notFound(entity: "account feed", id: feedID) }
+                let merge = try ArticleRepository.merge(db, group, intoFeed: feedID, now: now, cutoff: .distantPast)
+                inserted += merge.inserted
+                updated += merge.updated
+            }
+            try db.execute(
+                sql: "UPDATE account SET itemCursor = max(itemCursor, ?) WHERE id = ?", arguments: [cursor, account])
+            tracker.record(.article, updated: updated)
+            return inserted.count
+        }
+    }
+
+    /// The `uniqueId`s among `uniqueIDs` of articles stored in the account's feeds.
+    public func storedArticles(among uniqueIDs: Set<String>, account: Int64) async throws(StorageError) -> Set<String> {
+        try await database.read { db in
+            var found = Set<String>()
+            for chunk in Array(uniqueIDs).chunked(into: 500) {
+                found.formUnion(
+                    try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT article.uniqueId FROM article JOIN feed ON feed.id = article.feedId
+                            WHERE feed.accountId = ? AND article.uniqueId IN (\(Self.placeholders(chunk.count)))
+                            """, arguments: [account] + StatementArguments(chunk)))
+            }
+            return found
+        }
+    }
+
+    /// Sets the read and starred states of the account's articles to the server's (`unread`,
+    /// `starred`: the `uniqueId`s that are), except a state a pending mark holds (an article's
+    /// read state when it or its feed was marked, its star when it was starred); sends nothing
+    /// back (the account's `applying` is set meanwhile). Returns how many changed of each.
+    public func applyStates(unread: Set<String>, starred: Set<String>, account: Int64) async throws(StorageError)
+        -> (read: Int, starred: Int)
+    {
+        let tracker = database.tracker
+        return try await database.write(source: .app) { db in
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS accountUnread (uniqueId TEXT PRIMARY KEY) WITHOUT ROWID")
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS accountStarred (uniqueId TEXT PRIMARY KEY) WITHOUT ROWID")
+            try db.execute(sql: "DELETE FROM temp.accountUnread; DELETE FROM temp.accountStarred")
+            let addUnread = try db.makeStatement(sql: "INSERT OR IGNORE INTO temp.accountUnread VALUES (?)")
+            for id in unread { try addUnread.execute(arguments: [id]) }
+            let addStarred = try db.makeStatement(sql: "INSERT OR IGNORE INTO temp.accountStarred VALUES (?)")
+            for id in starred { try addStarred.execute(arguments: [id]) }
+            // The account's statuses whose flag no pending mark holds: for the read state, a
+            // mark of the article's or of its feed's; for the star, one of the article's.
+            func scope(_ kind: String) -> String {
+                var scope = """
+                    feedId IN (SELECT id FROM feed WHERE accountId = ?1)
+                    AND uniqueId NOT IN (SELECT target FROM accountMark WHERE accountId = ?1 AND kind = '\(kind)')
+                    """
+                if kind == "read" {
+                    scope += """
+
+                        AND feedId NOT IN (
+                            SELECT feed.id FROM feed JOIN accountMark ON accountMark.accountId = feed.accountId
+                            AND accountMark.kind = 'feedRead' AND accountMark.target = feed.remoteId
+                            WHERE feed.accountId = ?1)
+                        """
+                }
+                return scope
+            }
+            let changedRead = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT article.id FROM article JOIN articleStatus USING (feedId, uniqueId)
+                    WHERE \(scope("read"))
+                    AND articleStatus.isRead = (uniqueId IN (SELECT uniqueId FROM temp.accountUnread))
+                    """, arguments: [account])
+            let changedStar = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT article.id FROM article JOIN articleStatus USING (feedId, uniqueId)
+                    WHERE \(scope("starred"))
+                    AND articleStatus.isStarred <> (uniqueId IN (SELECT uniqueId FROM temp.accountStarred))
+                    """, arguments: [account])
+            try db.execute(sql: "UPDATE account SET applying = 1 WHERE id = ?", arguments: [account])
+            try db.execute(
+                sql: """
+                    UPDATE articleStatus SET isRead = (uniqueId NOT IN (SELECT uniqueId FROM temp.accountUnread))
+                    WHERE \(scope("read"))
+                    """, arguments: [account])
+            try db.execute(
+                sql: """
+                    UPDATE articleStatus SET isStarred = (uniqueId IN (SELECT uniqueId FROM temp.accountStarred))
+                    WHERE \(scope("starred"))
+                    """, arguments: [account])
+            try db.execute(sql: "UPDATE account SET applying = 0 WHERE id = ?", arguments: [account])
+            try db.execute(sql: "DELETE FROM temp.accountUnread; DELETE FROM temp.accountStarred")
+            tracker.record(.article, updated: Array(Set(changedRead + changedStar)))
+            return (changedRead.count, changedStar.count)
+        }
+    }
+
+    /// Records the end of a complete sync (`problem` nil), or why the last one stopped.
+    public func recordSync(account: Int64, at date: Date, problem: String?) async throws(StorageError) {
+        try await database.write(source: .app) { db in
+            if let problem {
+                try db.execute(sql: "UPDATE account SET problem = ? WHERE id = ?", arguments: [problem, account])
+            } else {
+                try db.execute(
+                    sql: "UPDATE account SET problem = NULL, syncedAt = ? WHERE id = ?",
+                    arguments: [date.timeIntervalSince1970, account])
+            }
+        }
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+}
