@@ -163,10 +163,12 @@ let package = Package(
 
         // Feed sync accounts: a self-hosted feed server (the Fever API) that owns the
         // subscriptions and fetches the feeds, mirrored by the reader.
-        .target(name: "Accounts", dependencies: ["Models", "Networking", "FeedParser"], swiftSettings: swiftSettings),
+        .target(
+            name: "Accounts", dependencies: ["Models", "Networking", "FeedParser", "Storage", "Store"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "AccountsTests",
-            dependencies: ["Accounts", "Networking", "NetworkingTestSupport", "DefaultTransport"],
+            dependencies: ["Accounts", "Networking", "NetworkingTestSupport", "DefaultTransport", "Storage", "Store", "Models"],
             swiftSettings: swiftSettings),
 
         // libxml2's SAX2 interface: the feed parser's XML reader. Its headers only: the library

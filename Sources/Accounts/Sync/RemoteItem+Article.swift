@@ -1,6 +1,6 @@
 import Foundation
 internal import FeedParser
-public import Models
+import Models
 
 extension RemoteItem {
     /// The identity of an account's article: the server's item id, which never changes and

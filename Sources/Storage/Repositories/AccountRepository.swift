@@ -217,6 +217,15 @@ public struct AccountRepository: Sendable {
         }
     }
 
+    /// The local id of each of the account's feeds, by the server's id.
+    public func feedIDs(account: Int64) async throws(StorageError) -> [String: Int64] {
+        try await database.read { db in
+            Dictionary(
+                try Row.fetchAll(db, sql: "SELECT remoteId, id FROM feed WHERE accountId = ?", arguments: [account])
+                    .map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     /// The greatest server item id stored for `account`.
     public func itemCursor(account: Int64) async throws(StorageError) -> Int64 {
         try await database.read { db in
