@@ -194,7 +194,7 @@ let package = Package(
             dependencies: [
                 "Models", "Networking", "DefaultTransport", "Storage", "Store", "Config", "Markup", "FeedParser",
                 "Feed",
-                "Chores", "CLibEdit", "CInterrupts", "CTerminal",
+                "Chores", "Accounts", "CLibEdit", "CInterrupts", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "REPLTests",
             dependencies: [
-                "REPL", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Models", "Feed", "Chores",
+                "REPL", "Networking", "NetworkingTestSupport", "CalDAVTestSupport", "Models", "Feed", "Chores", "Accounts",
                 "FeedParser", "Config", "Store",
             ],
             swiftSettings: swiftSettings),

@@ -1,3 +1,4 @@
+import Accounts
 import Chores
 import Config
 import DefaultTransport
@@ -25,6 +26,8 @@ struct AppEnvironment {
     let tasks: TaskService
     /// Sharing the tasks through CalDAV.
     let choreSync: ChoreSyncService
+    /// Feed accounts (a feed server that keeps the subscriptions).
+    let accounts: AccountService
     let config: ConfigProvider
     /// Saves enclosures (`item download`): its own transport, whose timeout bounds silences, not
     /// whole transfers.
@@ -100,13 +103,16 @@ struct AppEnvironment {
             store: store, transport: transport,
             credentials: .environmentAndNetrc(environment, netrc: netrcURL(environment: environment)),
             calendar: calendar, now: now)
+        let accounts = AccountService(
+            store: store, transport: transport,
+            credentials: .environmentAndNetrc(environment, netrc: netrcURL(environment: environment)), now: now)
         let downloader = (downloadTransport ?? makeDefaultStreamingTransport()).map {
             FileDownloader(transport: $0)
         }
         logger.debug("opened database", metadata: ["path": "\(home.databaseURL.path)"])
         return AppEnvironment(
             home: home, store: store, history: HistoryStore(fileURL: home.historyURL), logger: logger,
-            feeds: feeds, tasks: tasks, choreSync: choreSync, config: config, downloader: downloader,
+            feeds: feeds, tasks: tasks, choreSync: choreSync, accounts: accounts, config: config, downloader: downloader,
             downloadDirectory: DownloadFolder.defaultDirectory(environment: environment), now: now,
             calendar: calendar,
             configURLProblem: configURLProblem, databaseWatch: DatabaseFileWatch(path: home.databaseURL.path))
@@ -161,7 +167,7 @@ struct AppEnvironment {
         CommandContext(
             feeds: feeds, tasks: tasks, choreSync: choreSync, config: config, appVersion: appVersion, display: display,
             progress: progress,
-            page: page, settings: settings, downloader: downloader,
+            page: page, settings: settings, accounts: accounts, downloader: downloader,
             downloadDirectory: downloadDirectory,
             databaseProblem: { [databaseWatch] in databaseWatch?.problem() },
             configURLProblem: configURLProblem, now: now, calendar: calendar)

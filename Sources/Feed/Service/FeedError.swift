@@ -23,6 +23,8 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
     case noFeedFound(URL, links: [URL] = [])
     /// The URL is already subscribed.
     case alreadySubscribed(id: Int64, title: String)
+    /// The feed belongs to a feed account, whose server keeps the subscriptions.
+    case managedByAccount(feedID: Int64, accountID: Int64)
     /// No feed, article or task has this id.
     case notFound(entity: String, id: Int64)
     /// The local store could not be read or refused the change (a full disk, a read-only or
@@ -72,6 +74,8 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
                 + links.map(\.absoluteString).joined(separator: ", ")
                 + (links.count == 1 ? ", which could not be read as a feed" : ", none of which could be read as a feed")
         case .alreadySubscribed(let id, let title): "already subscribed: feed #\(id) \"\(title)\""
+        case .managedByAccount(let feed, let account):
+            "feed #\(feed) belongs to account #\(account), whose server keeps its subscriptions: change them there"
         case .notFound(let entity, let id): "no \(entity) #\(id)"
         case .storage(let error): error.errorDescription ?? "\(error)"
         case .cancelled: "cancelled"

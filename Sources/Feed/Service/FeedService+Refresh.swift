@@ -55,6 +55,9 @@ extension FeedService {
         } else {
             targets = try await subscriptions()
         }
+        // A feed account's feeds are its server's to fetch: they come with the account's sync,
+        // never from the feed's own host.
+        targets = targets.filter { $0.accountID == nil }
         if let due {
             let now = self.now()
             targets = targets.filter { feed in

@@ -221,7 +221,11 @@ public actor FeedService {
     }
 
     /// Unsubscribes and deletes the feed's articles (starred ones too).
+    /// - Throws: `.managedByAccount` for a feed of a feed account: its server keeps the
+    ///   subscriptions (the Fever API has no call to change them).
     public func unsubscribe(id: Int64) async throws(FeedError) {
+        let feed = try await subscription(id: id)
+        if let account = feed.accountID { throw .managedByAccount(feedID: id, accountID: account) }
         try await storage { () async throws(StorageError) in try await feeds.remove(id: id) }
     }
 

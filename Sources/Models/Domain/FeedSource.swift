@@ -29,6 +29,9 @@ public struct FeedSource: Sendable, Hashable, Codable, Identifiable {
     /// How often the feed says it changes (its `ttl`, `sy:updatePeriod`, or the server's
     /// `Cache-Control: max-age`, the longest): an automatic refresh leaves it alone for that long.
     public var pace: TimeInterval?
+    /// The feed account whose server owns this subscription and fetches the feed (`nil`: a
+    /// subscription of this app's own, which it fetches itself).
+    public var accountID: Int64?
 
     // Acronym properties get explicit keys spelled the way a snake_case round trip spells them
     // (`feed_id` ↔ `feedId`), so `JSONCoding`'s coders read back exactly what they wrote.
@@ -42,7 +45,7 @@ public struct FeedSource: Sendable, Hashable, Codable, Identifiable {
         id: Int64? = nil, url: URL, title: String, homePageURL: URL? = nil, format: FeedFormat? = nil,
         etag: String? = nil, lastModified: String? = nil, contentHash: String? = nil,
         lastResult: RefreshResult? = nil, lastRefreshedAt: Date? = nil, isGone: Bool = false, retryAfter: Date? = nil,
-        pace: TimeInterval? = nil
+        pace: TimeInterval? = nil, accountID: Int64? = nil
     ) {
         self.id = id
         self.url = url
@@ -57,6 +60,7 @@ public struct FeedSource: Sendable, Hashable, Codable, Identifiable {
         self.isGone = isGone
         self.retryAfter = retryAfter
         self.pace = pace
+        self.accountID = accountID
     }
 
     /// Decodes a feed; `isGone` may be absent (documents written before it existed).
@@ -180,10 +184,13 @@ public struct FeedSummary: Sendable, Hashable, Identifiable {
     public var counts: ArticleCounts
     /// Its tags (OPML folders among them; see `FeedTag`), in the order they were given.
     public var tags: [String]
+    /// The feed account whose server owns it (see `FeedSource.accountID`).
+    public var accountID: Int64?
 
     public init(
         id: Int64, title: String, url: String, lastResult: RefreshResult? = nil, lastRefreshedAt: Date? = nil,
-        isGone: Bool = false, counts: ArticleCounts = ArticleCounts(unread: 0, total: 0), tags: [String] = []
+        isGone: Bool = false, counts: ArticleCounts = ArticleCounts(unread: 0, total: 0), tags: [String] = [],
+        accountID: Int64? = nil
     ) {
         self.id = id
         self.title = title
@@ -193,5 +200,6 @@ public struct FeedSummary: Sendable, Hashable, Identifiable {
         self.isGone = isGone
         self.counts = counts
         self.tags = tags
+        self.accountID = accountID
     }
 }

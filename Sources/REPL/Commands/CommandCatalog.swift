@@ -4,7 +4,8 @@ import Foundation
 enum CommandCatalog {
     static let all: [Command] =
         FeedCommands.commands + ItemCommands.commands + DownloadCommands.commands + ViewCommands.commands
-        + RuleCommands.commands + TaskCommands.commands + ChoreSyncCommands.commands + ConfigCommands.commands
+        + RuleCommands.commands + TaskCommands.commands + ChoreSyncCommands.commands + AccountCommands.commands
+        + ConfigCommands.commands
         + SettingCommands.commands + SessionCommands.commands
 
     /// Every name and alias, lowercased, to its command.

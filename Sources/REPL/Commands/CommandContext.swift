@@ -1,3 +1,4 @@
+import Accounts
 import Chores
 import Config
 import Feed
@@ -32,6 +33,8 @@ struct CommandContext: Sendable {
         SettingValues(
             stored: (try? await settings?.all(prefix: "set.")) ?? [:], environment: ProcessInfo.processInfo.environment)
     }
+    /// Feed accounts (`account …`); `nil` where there is no database.
+    var accounts: AccountService? = nil
     /// Saves enclosures to files (`item download`); `nil` where no transport streams to a file.
     var downloader: FileDownloader? = nil
     /// Where `item download` saves without `--to` (see `DownloadFolder.defaultDirectory`).
@@ -70,6 +73,7 @@ extension CommandError {
         case .storage: code = "storage"
         case .file: code = "file_error"
         case .invalidTag, .invalidRule: code = "usage"
+        case .managedByAccount: code = "managed_by_account"
         default: code = "fetch_failed"
         }
         self.init(code: code, message: error.errorDescription ?? "\(error)", exitStatus: error == .cancelled ? 130 : 1)

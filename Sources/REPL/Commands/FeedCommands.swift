@@ -144,7 +144,8 @@ struct FeedCommands {
                 table.rows = listed.map { row in
                     var cells = [
                         String(row.id), row.title, "\(row.counts.unread)/\(row.counts.total)",
-                        Self.result(isGone: row.isGone, lastResult: row.lastResult), row.url,
+                        row.accountID.map { "via account #\($0)" }
+                            ?? Self.result(isGone: row.isGone, lastResult: row.lastResult), row.url,
                     ]
                     if tagged { cells.insert(row.tags.joined(separator: " "), at: 3) }
                     return cells
@@ -161,6 +162,7 @@ struct FeedCommands {
                                 "last_result": .string(row.lastResult?.description),
                                 "refreshed_at": .date(row.lastRefreshedAt),
                                 "tags": .array(row.tags.map { .string($0) }),
+                                "account": row.accountID.map { .int($0) } ?? .null,
                             ])
                         })
                 ])

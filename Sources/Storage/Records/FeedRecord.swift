@@ -19,6 +19,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var isGone: Bool
     var retryAfter: Double?
     var pace: Double?
+    var accountId: Int64?
 
     init(_ source: FeedSource) {
         id = source.id
@@ -34,6 +35,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
         isGone = source.isGone
         retryAfter = source.retryAfter?.timeIntervalSince1970
         pace = source.pace
+        accountId = source.accountID
     }
 
     /// The columns every request selects, in the order `init(row:)` reads them.
@@ -41,7 +43,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
         [
             Column("id"), Column("url"), Column("title"), Column("homePageURL"), Column("format"), Column("etag"),
             Column("lastModified"), Column("contentHash"), Column("lastResult"), Column("lastRefreshedAt"),
-            Column("isGone"), Column("retryAfter"), Column("pace"),
+            Column("isGone"), Column("retryAfter"), Column("pace"), Column("accountId"),
         ]
     }
 
@@ -61,6 +63,7 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
         isGone = row[10]
         retryAfter = row[11]
         pace = row[12]
+        accountId = row[13]
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -72,6 +75,6 @@ struct FeedRecord: Codable, FetchableRecord, MutablePersistableRecord {
             etag: etag, lastModified: lastModified, contentHash: contentHash,
             lastResult: lastResult.map(RefreshResult.init),
             lastRefreshedAt: lastRefreshedAt.map(Date.init(timeIntervalSince1970:)), isGone: isGone,
-            retryAfter: retryAfter.map(Date.init(timeIntervalSince1970:)), pace: pace)
+            retryAfter: retryAfter.map(Date.init(timeIntervalSince1970:)), pace: pace, accountID: accountId)
     }
 }

@@ -174,7 +174,7 @@ public struct FeedRepository: Sendable {
                 db,
                 sql: """
                     SELECT feed.id, feed.title, feed.url, feed.lastResult, feed.lastRefreshedAt, feed.isGone,
-                        coalesce(articleCounts.unread, 0), coalesce(articleCounts.total, 0)
+                        coalesce(articleCounts.unread, 0), coalesce(articleCounts.total, 0), feed.accountId
                     FROM feed LEFT JOIN articleCounts ON articleCounts.feedId = feed.id
                     ORDER BY feed.id
                     """)
@@ -185,7 +185,8 @@ public struct FeedRepository: Sendable {
                     FeedSummary(
                         id: row[0], title: row[1], url: row[2], lastResult: lastResult.map(RefreshResult.init),
                         lastRefreshedAt: refreshedAt.map(Date.init(timeIntervalSince1970:)), isGone: row[5],
-                        counts: ArticleCounts(unread: row[6], total: row[7]), tags: tags[row[0]] ?? []))
+                        counts: ArticleCounts(unread: row[6], total: row[7]), tags: tags[row[0]] ?? [],
+                        accountID: row[8]))
             }
             return summaries
         }

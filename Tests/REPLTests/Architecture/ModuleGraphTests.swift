@@ -21,7 +21,7 @@ struct ModuleGraphTests {
         "StorageProbe": ["Models", "Storage"],
         "REPL": [
             "Models", "Networking", "DefaultTransport", "Storage", "Store", "Config", "Markup", "FeedParser", "Feed",
-            "Chores", "CLibEdit", "CInterrupts", "CTerminal", "ArgumentParser", "Logging",
+            "Chores", "Accounts", "CLibEdit", "CInterrupts", "CTerminal", "ArgumentParser", "Logging",
         ],
     ]
 

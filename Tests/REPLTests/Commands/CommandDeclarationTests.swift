@@ -101,7 +101,8 @@ struct CommandDeclarationTests {
         #expect(await app.run(["config refresh"]).status == 0)
         let gated = CommandCatalog.all.filter { !$0.isGroup && $0.requires == .currentVersion }
         // What is gated is stated here too: a declaration that drops its requirement fails.
-        #expect(Set(gated.map(\.group)) == ["feed", "items", "item", "task", "more", "next", "prev", "view", "rule"])
+        #expect(
+            Set(gated.map(\.group)) == ["feed", "items", "item", "task", "more", "next", "prev", "view", "rule", "account"])
         for command in CommandCatalog.all where !command.isGroup {
             let status = await app.run([command.name + " --no-such-option"]).status
             #expect((status == 3) == (command.requires == .currentVersion), "\(command.name): \(status)")

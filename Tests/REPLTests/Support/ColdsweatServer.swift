@@ -1,0 +1,1 @@
+../../AccountsTests/Support/ColdsweatServer.swift
