@@ -133,6 +133,45 @@ public struct AccountService: Sendable {
         return results
     }
 
+    /// Syncs every account now, then again `delay` after the user marks an account's items
+    /// (while marks wait to be sent), until cancelled; `report` gets each account's outcome.
+    /// For an interactive session: its prompt never waits for a sync.
+    public func syncInBackground(
+        after delay: Duration = .seconds(2),
+        report: @escaping @Sendable (FeedAccount, Result<AccountSyncSummary, AccountError>) -> Void
+    ) async {
+        // Marks that arrive while a sync waits or runs count once: the sync after takes them all.
+        let (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let source = store.changes(of: .article, .only(.user))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await _ in source { continuation.yield() }
+                continuation.finish()
+            }
+            await backgroundSync(onlyWithMarks: false, report)
+            for await _ in changes {
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    break
+                }
+                await backgroundSync(onlyWithMarks: true, report)
+            }
+            group.cancelAll()
+        }
+    }
+
+    private func backgroundSync(
+        onlyWithMarks: Bool, _ report: @Sendable (FeedAccount, Result<AccountSyncSummary, AccountError>) -> Void
+    ) async {
+        guard !Task.isCancelled, let accounts = try? await accounts() else { return }
+        for account in accounts where !onlyWithMarks || account.pendingMarks > 0 {
+            let result = await sync(account)
+            guard !Task.isCancelled else { return }
+            report(account, result)
+        }
+    }
+
     private func sync(_ account: FeedAccount) async -> Result<AccountSyncSummary, AccountError> {
         let client: (client: FeverClient, user: String)
         do {

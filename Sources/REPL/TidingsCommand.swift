@@ -1,3 +1,4 @@
+import Accounts
 import ArgumentParser
 import CInterrupts
 import Chores
@@ -264,16 +265,23 @@ struct Invocation: Equatable {
             let chores = Task.detached(priority: .background) {
                 await choreSync.syncInBackground(after: .seconds(2)) { notices.post($0) }
             }
+            // Feed accounts sync at start and after the user marks their items, in the background.
+            let accountService = app.accounts
+            let accounts = Task.detached(priority: .background) {
+                await accountService.syncInBackground(after: .seconds(2)) { notices.post($0, $1) }
+            }
             let editor = LibEditLineEditor(
                 history: app.history.entries,
                 completer: app.completer())
             status = await session.runInteractive(editor: editor)
             background.cancel()
             chores.cancel()
+            accounts.cancel()
             autoRefresh.cancel()
             await autoRefresh.value
             await background.value
             await chores.value
+            await accounts.value
         } else {
             status = await session.runScript(AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } })
         }

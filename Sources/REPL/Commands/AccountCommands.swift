@@ -122,9 +122,19 @@ struct AccountCommands {
                 text: "no accounts to sync: add one with \"account add fever <url>\"",
                 json: .object(["accounts": .array([])]))
         }
+        let (lines, entries, failed) = Self.report(results)
+        return CommandOutput(
+            text: lines.joined(separator: "\n"), json: .object(["accounts": .array(entries)]),
+            failure: failed > 0 ? CommandError(code: "sync_failed", message: "an account did not sync") : nil)
+    }
+
+    /// Each account's outcome as lines and JSON entries, and how many failed.
+    static func report(_ results: [(account: FeedAccount, result: Result<AccountSyncSummary, AccountError>)])
+        -> (lines: [String], entries: [JSONValue], failed: Int)
+    {
         var lines: [String] = []
         var entries: [JSONValue] = []
-        var failed = false
+        var failed = 0
         for (account, result) in results {
             switch result {
             case .success(let summary):
@@ -139,15 +149,13 @@ struct AccountCommands {
                         "skipped": .int(summary.skippedCount), "error": .null,
                     ]))
             case .failure(let error):
-                failed = true
+                failed += 1
                 let message = TerminalText.sanitized(error.errorDescription ?? "\(error)")
                 lines.append("account #\(account.id): failed: \(message); the marks made here wait for the next sync")
                 entries.append(.object(["id": .int(account.id), "error": .string(error.errorDescription ?? "\(error)")]))
             }
         }
-        return CommandOutput(
-            text: lines.joined(separator: "\n"), json: .object(["accounts": .array(entries)]),
-            failure: failed ? CommandError(code: "sync_failed", message: "an account did not sync") : nil)
+        return (lines, entries, failed)
     }
 
     private func status(_ input: CommandInput) async throws -> CommandOutput {

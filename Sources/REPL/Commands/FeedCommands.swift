@@ -1,3 +1,4 @@
+import Accounts
 import Feed
 import Foundation
 import Models
@@ -169,6 +170,27 @@ struct FeedCommands {
             })
     }
 
+    /// Syncs the feed accounts a refresh of `ids` (every feed when empty) covers.
+    private func syncAccounts(of ids: [Int64]) async -> (lines: [String], entries: [JSONValue], failed: Int) {
+        guard let service = context.accounts else { return ([], [], 0) }
+        var chosen: Set<Int64>?
+        if !ids.isEmpty {
+            var owners = Set<Int64>()
+            for id in ids {
+                if let account = try? await context.feeds.subscription(id: id).accountID { owners.insert(account) }
+            }
+            guard !owners.isEmpty else { return ([], [], 0) }
+            chosen = owners
+        }
+        var results: [(account: FeedAccount, result: Result<AccountSyncSummary, AccountError>)] = []
+        if let chosen {
+            for id in chosen.sorted() { results += (try? await service.sync(id: id)) ?? [] }
+        } else {
+            results = (try? await service.sync()) ?? []
+        }
+        return AccountCommands.report(results)
+    }
+
     /// `, 809 of them older than six months and already read`, when any arrived read.
     static func newDetails(_ summary: RefreshSummary) -> String {
         guard summary.arrivedRead > 0 else { return "" }
@@ -269,8 +291,19 @@ struct FeedCommands {
             "resumed": .array(
                 summary.resumed.map { .object(["id": .int($0.feedID), "url": .string($0.url.absoluteString)]) }),
         ])
-        var output = CommandOutput(text: text, json: json)
-        if summary.storingFailed {
+        // A feed account's feeds are its server's to fetch: its sync refreshes them (every
+        // account for a whole refresh; else the accounts of the feeds named).
+        let accounts = await syncAccounts(of: ids)
+        if !accounts.lines.isEmpty { text += "\n" + accounts.lines.joined(separator: "\n") }
+        var document = json
+        if !accounts.entries.isEmpty, case .object(var fields) = json {
+            fields["accounts"] = .array(accounts.entries)
+            document = .object(fields)
+        }
+        var output = CommandOutput(text: text, json: document)
+        if accounts.failed > 0, accounts.failed == accounts.entries.count, summary.refreshed == 0 {
+            output.failure = CommandError(code: "sync_failed", message: "no account could be synced")
+        } else if summary.storingFailed {
             output.failure = CommandError(code: "storage_failed", message: "the results could not be stored")
         } else if summary.nothingRefreshed {
             output.failure = CommandError(

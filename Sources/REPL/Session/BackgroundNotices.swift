@@ -1,3 +1,4 @@
+import Accounts
 import Chores
 import Feed
 import Foundation
@@ -11,6 +12,8 @@ final class BackgroundNotices: Sendable {
     private struct State {
         var lines: [String] = []
         var lastFailure: String?
+        /// The last failure posted for each feed account.
+        var lastAccountFailure: [Int64: String] = [:]
     }
 
     init() {}
@@ -45,6 +48,26 @@ final class BackgroundNotices: Sendable {
                 guard state.lastFailure != error.description else { return }
                 state.lastFailure = error.description
                 state.lines.append("chores not synced: \(error.description)")
+            }
+        }
+    }
+
+    /// Posts what a background sync of a feed account did: nothing when nothing moved, its
+    /// line when something did, a failure once until it changes or a sync succeeds.
+    func post(_ account: FeedAccount, _ result: Result<AccountSyncSummary, AccountError>) {
+        state.withLock { state in
+            switch result {
+            case .success(let summary):
+                state.lastAccountFailure[account.id] = nil
+                guard summary.newItems > 0 || summary.marksSent > 0 || summary.feedsAdded > 0
+                    || summary.feedsRemoved > 0 || summary.states != StateChanges()
+                else { return }
+                state.lines.append("account #\(account.id): " + AccountCommands.line(summary))
+            case .failure(let error):
+                let message = TerminalText.sanitized(error.errorDescription ?? "\(error)")
+                guard state.lastAccountFailure[account.id] != message else { return }
+                state.lastAccountFailure[account.id] = message
+                state.lines.append("account #\(account.id) not synced: \(message)")
             }
         }
     }

@@ -85,8 +85,13 @@ struct AccountCommandTests {
                 let removeFeed = try run(["feed remove 1"], json: true)
                 #expect(removeFeed.status == 1)
                 #expect(removeFeed.out.contains("managed_by_account"), "\(removeFeed.out)")
+                // A refresh fetches none of the account's feeds itself: it syncs the account.
                 let refresh = try run(["feed refresh"])
                 #expect(refresh.out.contains("refreshed 0 feeds"), "\(refresh.out)")
+                #expect(refresh.out.contains("account #1: 0 new items, 0 marks sent"), "\(refresh.out)")
+                let named = try run(["feed refresh 2"], json: true)
+                #expect(named.out.contains(#""accounts":[{"#), "\(named.out)")
+                #expect(named.out.contains(#""refreshed":0"#), "\(named.out)")
 
                 let removed = try run(["account remove 1", "feed list"])
                 #expect(removed.out.contains("removed account #1 and its 2 feeds"), "\(removed.out)")
@@ -94,6 +99,49 @@ struct AccountCommandTests {
                     try JSONSerialization.jsonObject(with: Data(try run(["items"], json: true).out.utf8)) as? [String: Any])
                 #expect((after["items"] as? [Any])?.isEmpty == true)
                 #expect(try run(["account list"]).out.contains("no accounts"))
+            }
+        }
+    }
+
+    @Test("an interactive session syncs its accounts in the background, at start and after marks, and shows what came")
+    func background() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tidings-account-bg-\(UUID().uuidString)", isDirectory: true)
+        let feeds = directory.appendingPathComponent("feeds", isDirectory: true)
+        let home = directory.appendingPathComponent("home", isDirectory: true)
+        try FileManager.default.createDirectory(at: feeds, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(Self.rss("alpha", items: 3).utf8).write(to: feeds.appendingPathComponent("alpha.rss"))
+        try await withFeedServer(serving: feeds) { base in
+            try await withColdsweat(feeds: [base.appendingPathComponent("alpha.rss")]) { server in
+                let environment = ["TIDINGS_FEVER_PASSWORD": server.credentials.password, "HOME": directory.path]
+                let added = try TidingsBinary.run(
+                    [
+                        "--home", home.path, "-c",
+                        "account add fever \(server.endpoint.absoluteString) --user \(server.credentials.user)",
+                    ], environment: environment)
+                #expect(added.status == 0, "\(added.err)")
+                let terminal = try TerminalSession(arguments: ["--home", home.path], environment: environment)
+                #expect(terminal.waitFor("tidings> "))
+                // The sync at start brings the three items; its line comes before a next prompt.
+                var shown = false
+                for _ in 0..<120 where !shown {
+                    terminal.type("\r")
+                    shown = terminal.waitFor("account #1: 3 new items", seconds: 0.5)
+                }
+                #expect(shown, "\(terminal.transcript)")
+                // A mark made at the prompt goes to the server two seconds later.
+                terminal.type("item mark 1 read\r")
+                #expect(terminal.waitFor("tidings> "))
+                let client = try FeverClient(
+                    endpoint: server.endpoint, credentials: server.credentials, transport: makeDefaultTransport())
+                let deadline = ContinuousClock.now + .seconds(60)
+                while try await client.unreadItemIDs().count != 2, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                #expect(try await client.unreadItemIDs().count == 2, "\(terminal.transcript)")
+                terminal.type("quit\r")
+                #expect(terminal.exitStatus() == 0)
             }
         }
     }
