@@ -27,13 +27,16 @@
 #                against no retention: the database size at the end, and the last day's refresh
 #   chores       task sync with a Radicale on 127.0.0.1: the first sync of 1,000 chores and a sync
 #                with nothing changed; python-caldav (Benchmarks/caldav_peer.py) doing the same
+#   accounts     account sync with a Coldsweat on 127.0.0.1 holding 5,000 and 10,000 items: the
+#                first sync (time, peak RSS) and a sync with nothing new; a Python Fever client
+#                (Benchmarks/fever_peer.py) making the same exchanges
 # SECTIONS="refresh250 lists" runs some; REPS (default 3) repeats refreshes and parses, RUNS
 # (default 20) the short commands; medians. Results: /tmp/tidings-process-bench/results.tsv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS="${REPS:-3}"
 RUNS="${RUNS:-20}"
-SECTIONS="${SECTIONS:-refresh250 refresh2500 lists search startup import parse memory bytes retention chores}"
+SECTIONS="${SECTIONS:-refresh250 refresh2500 lists search startup import parse memory bytes retention chores accounts}"
 PEERS="${PEERS:-$PWD/../shared/bench}"
 CORPUS=/tmp/feedcorpus
 SCALE=/tmp/feedcorpus-scale
@@ -463,6 +466,60 @@ if wants chores; then
     "$(ms "$peerquiet")" "python-caldav sync-collection REPORT, in-process" "one request"
   unset TIDINGS_CALDAV_PASSWORD
   exec 9>&-
+fi
+
+if wants accounts; then
+  echo "accounts: Fever sync with Coldsweat"
+  make -s fever-tools >/dev/null
+  CS="$PWD/.build/tools/fever/bin/coldsweat"
+  fever="$WORK/fever"; mkdir -p "$fever/feeds"
+  # The 20 MB corpus feed (10,000 items), and its first half, served on 127.0.0.1.
+  cp "$(ls "$CORPUS"/large/*.rss)" "$fever/feeds/items-10000.rss"
+  python3 -c 'import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+items = list(re.finditer(r"<item>.*?</item>", text, re.S))
+print(text[:items[0].start()] + "".join(m.group(0) for m in items[:5000]) + text[items[-1].end():], end="")' \
+    "$fever/feeds/items-10000.rss" >"$fever/feeds/items-5000.rss"
+  (cd "$fever/feeds" && exec python3 -m http.server --bind 127.0.0.1 0 >"$fever/feeds.log" 2>&1) &
+  feeds_pid=$!
+  for _ in $(seq 100); do grep -q "port" "$fever/feeds.log" 2>/dev/null && break; sleep 0.1; done
+  feeds_port=$(grep -o 'port [0-9]*' "$fever/feeds.log" | head -1 | cut -d' ' -f2)
+  # One Coldsweat per size, each with its own database; proxies send every other host nowhere.
+  coldsweat_for() { # coldsweat_for SIZE: sets up, imports, fetches and runs it; prints its endpoint
+    local dir="$fever/cs-$1"; mkdir -p "$dir"
+    local env=(env FLASK_DATABASE_URL="sqlite:///$dir/cs.db" HTTP_PROXY=http://127.0.0.1:9
+      HTTPS_PROXY=http://127.0.0.1:9 NO_PROXY=127.0.0.1,localhost)
+    printf '<?xml version="1.0"?><opml version="2.0"><head><title>b</title></head><body><outline type="rss" text="f" xmlUrl="http://127.0.0.1:%s/items-%s.rss"/></body></opml>' \
+      "$feeds_port" "$1" >"$dir/feeds.opml"
+    "${env[@]}" "$CS" setup reader@example.com -p "correct horse battery" >/dev/null 2>&1
+    "${env[@]}" "$CS" import "$dir/feeds.opml" reader@example.com >/dev/null 2>&1
+    "${env[@]}" "$CS" fetch >/dev/null 2>&1
+    (cd "$dir" && exec "${env[@]}" "$CS" run --host 127.0.0.1 --port 0 --no-reload --no-debugger >"$dir/run.log" 2>&1) &
+    echo $! >"$dir/pid"
+    for _ in $(seq 200); do grep -q "Running on" "$dir/run.log" 2>/dev/null && break; sleep 0.1; done
+    echo "$(grep -o 'http://127.0.0.1:[0-9]*' "$dir/run.log" | head -1)/fever/"
+  }
+  export TIDINGS_FEVER_PASSWORD="correct horse battery"
+  for size in 5000 10000; do
+    endpoint=$(coldsweat_for "$size")
+    firsts=""; rss=""
+    for rep in $(seq "$REPS"); do
+      home="$WORK/account-$size-$rep"
+      "$BIN" --home "$home" -c "account add fever $endpoint --user reader@example.com" >/dev/null
+      peak "$WORK/t" "$BIN" --home "$home" -c "account sync"; read -r wall kb _ <"$WORK/t"
+      firsts+="$wall"$'\n'; rss+="$kb"$'\n'
+    done
+    first=$(printf '%s' "$firsts" | median); kb=$(printf '%s' "$rss" | median)
+    quiet=$(timed_median "$RUNS" "$BIN" --home "$home" -c "account sync")
+    read -r pfirst pquiet < <(python3 Benchmarks/fever_peer.py "$endpoint" reader@example.com "correct horse battery" "$RUNS")
+    record "account sync: first sync of $size items (whole process; peak RSS)" "$(sec "$first"), $(mb "$kb")" \
+      "$(sec "$pfirst")" "a Python Fever client (urllib), same exchanges, storing nothing" "memory not growing with items"
+    record "account sync: nothing new, $size items (whole process)" "$(ms "$quiet")" "$(ms "$pquiet")" \
+      "the same Python client" "five requests"
+    kill "$(cat "$fever/cs-$size/pid")" 2>/dev/null || true
+  done
+  kill "$feeds_pid" 2>/dev/null || true
+  unset TIDINGS_FEVER_PASSWORD
 fi
 
 echo

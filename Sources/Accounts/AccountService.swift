@@ -89,13 +89,13 @@ public struct AccountService: Sendable {
     /// Every account with its feeds, pending marks and last sync.
     public func accounts() async throws(AccountError) -> [FeedAccount] {
         do {
-            let feeds = try await store.feeds.all()
+            let feeds = try await store.accounts.feedCounts()
             var accounts: [FeedAccount] = []
             for record in try await store.accounts.all() {
                 accounts.append(
                     FeedAccount(
                         id: record.id, kind: record.kind, endpoint: record.endpoint, user: record.user,
-                        feeds: feeds.filter { $0.accountID == record.id }.count,
+                        feeds: feeds[record.id] ?? 0,
                         pendingMarks: try await store.accounts.pendingMarks(account: record.id).count,
                         syncedAt: record.syncedAt, problem: record.problem))
             }

@@ -30,14 +30,7 @@ public struct FeverClient: Sendable {
 
     /// Whether an API key may be sent to `url`: over https, or over http only to this machine
     /// (`localhost`, 127.0.0.0/8, `::1`), where no network sees it.
-    public static func mayCarryKey(_ url: URL) -> Bool {
-        guard let host = url.host, !host.isEmpty else { return false }
-        switch url.scheme?.lowercased() {
-        case "https": return true
-        case "http": return ProxyRoute.isLoopback(host)
-        default: return false
-        }
-    }
+    public static func mayCarryKey(_ url: URL) -> Bool { Netrc.mayCarrySecret(to: url) }
 
     // MARK: Calls
 

@@ -33,11 +33,7 @@ extension FeverCredentials {
     package static func find(
         for endpoint: URL, user: String?, environment: [String: String], netrc: String?
     ) -> FeverCredentials? {
-        if let password = environment[passwordVariable], !password.isEmpty, let user, !user.isEmpty {
-            return FeverCredentials(user: user, password: password)
-        }
-        guard let netrc, let host = endpoint.host else { return nil }
-        return Netrc(parsing: netrc).login(for: host, user: user).map {
+        Netrc.credentials(for: endpoint, user: user, password: environment[passwordVariable], netrc: netrc).map {
             FeverCredentials(user: $0.user, password: $0.password)
         }
     }

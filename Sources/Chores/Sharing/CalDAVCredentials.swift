@@ -25,24 +25,14 @@ public struct CalDAVCredentials: Sendable, Equatable, CustomStringConvertible {
     package static func find(
         for url: URL, user: String?, environment: [String: String], netrc: String?
     ) -> CalDAVCredentials? {
-        if let password = environment["TIDINGS_CALDAV_PASSWORD"], !password.isEmpty, let user, !user.isEmpty {
-            return CalDAVCredentials(user: user, password: password)
-        }
-        guard let netrc, let host = url.host else { return nil }
-        return Netrc(parsing: netrc).login(for: host, user: user).map {
+        Netrc.credentials(for: url, user: user, password: environment["TIDINGS_CALDAV_PASSWORD"], netrc: netrc).map {
             CalDAVCredentials(user: $0.user, password: $0.password)
         }
     }
 
     /// Whether a password may be sent to `url`: over https, or over http only to this machine
     /// (`localhost`, 127.0.0.0/8, `::1`), where no network sees it.
-    package static func mayCarryCredentials(_ url: URL) -> Bool {
-        switch url.scheme?.lowercased() {
-        case "https": return url.host != nil
-        case "http": return url.host.map(ProxyRoute.isLoopback) ?? false
-        default: return false
-        }
-    }
+    package static func mayCarryCredentials(_ url: URL) -> Bool { Netrc.mayCarrySecret(to: url) }
 }
 
 /// Where the chore sync finds a password, asked each time one is needed (the file behind it

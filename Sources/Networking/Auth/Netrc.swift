@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A `.netrc` file as ftp, curl and git read it: `machine NAME`, `default`, `login`,
 /// `password`, `account`, and `macdef` (its lines, up to a blank one, are skipped). Tokens are
@@ -40,6 +40,28 @@ package struct Netrc: Sendable, Equatable {
             }
         }
         if let current { entries.append(current) }
+    }
+
+    /// The user and password for `url` and `user` (`nil`: the netrc's own login for the
+    /// host): `password` (the environment's, for a user given) first, then the entry of
+    /// `netrc`'s text as `login(for:user:)` picks it. `nil` when neither has one.
+    package static func credentials(for url: URL, user: String?, password: String?, netrc: String?)
+        -> (user: String, password: String)?
+    {
+        if let password, !password.isEmpty, let user, !user.isEmpty { return (user, password) }
+        guard let netrc, let host = url.host else { return nil }
+        return Netrc(parsing: netrc).login(for: host, user: user)
+    }
+
+    /// Whether a password, or a key standing for one, may be sent to `url`: over https, or over
+    /// plain http only to this machine (`localhost`, 127.0.0.0/8, `::1`), where no network sees it.
+    package static func mayCarrySecret(to url: URL) -> Bool {
+        guard let host = url.host, !host.isEmpty else { return false }
+        switch url.scheme?.lowercased() {
+        case "https": return true
+        case "http": return ProxyRoute.isLoopback(host)
+        default: return false
+        }
     }
 
     /// The login and password for `host` and `user` (`nil`: the entry's own login): the

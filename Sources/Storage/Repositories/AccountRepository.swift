@@ -189,24 +189,46 @@ public struct AccountRepository: Sendable {
             }
             var added = 0
             var updated: [Int64] = []
+            // What is stored of each, so that a quiet sync writes nothing.
+            var stored: [Int64: (url: String, title: String, home: String?)] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT id, url, title, homePageURL FROM feed WHERE accountId = ?", arguments: [account])
+            {
+                stored[row[0]] = (row[1], row[2], row[3])
+            }
+            var storedTags: [Int64: [String]] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT feedId, tag FROM feedTag WHERE feedId IN (SELECT id FROM feed WHERE accountId = ?)
+                    ORDER BY feedId, position
+                    """, arguments: [account])
+            {
+                storedTags[row[0], default: []].append(row[1])
+            }
             for feed in feeds {
                 let url = feed.url?.absoluteString ?? ""
                 let title = feed.title.isEmpty ? (feed.url?.absoluteString ?? feed.remoteID) : feed.title
+                let home = feed.homePageURL?.absoluteString
                 if let id = known[feed.remoteID] {
-                    try db.execute(
-                        sql: "UPDATE feed SET url = ?, title = ?, homePageURL = ? WHERE id = ?",
-                        arguments: [url, title, feed.homePageURL?.absoluteString, id])
-                    if db.changesCount > 0 { updated.append(id) }
+                    if let old = stored[id], old.url != url || old.title != title || old.home != home {
+                        try db.execute(
+                            sql: "UPDATE feed SET url = ?, title = ?, homePageURL = ? WHERE id = ?",
+                            arguments: [url, title, home, id])
+                        updated.append(id)
+                    }
                 } else {
                     try db.execute(
                         sql: "INSERT INTO feed (url, title, homePageURL, accountId, remoteId) VALUES (?, ?, ?, ?, ?)",
-                        arguments: [url, title, feed.homePageURL?.absoluteString, account, feed.remoteID])
+                        arguments: [url, title, home, account, feed.remoteID])
                     known[feed.remoteID] = db.lastInsertedRowID
                     added += 1
                 }
                 guard let id = known[feed.remoteID] else { continue }
+                let folders = feed.folders.filter { !$0.isEmpty }
+                guard storedTags[id, default: []] != folders else { continue }
                 try db.execute(sql: "DELETE FROM feedTag WHERE feedId = ?", arguments: [id])
-                for (position, folder) in feed.folders.enumerated() where !folder.isEmpty {
+                for (position, folder) in folders.enumerated() {
                     try db.execute(
                         sql: "INSERT INTO feedTag (feedId, tag, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                         arguments: [id, folder, position])
@@ -214,6 +236,16 @@ public struct AccountRepository: Sendable {
             }
             tracker.record(.feed, updated: updated)
             return (known, added, gone.count)
+        }
+    }
+
+    /// How many feeds each account has.
+    public func feedCounts() async throws(StorageError) -> [Int64: Int] {
+        try await database.read { db in
+            Dictionary(
+                try Row.fetchAll(
+                    db, sql: "SELECT accountId, count(*) FROM feed WHERE accountId IS NOT NULL GROUP BY accountId"
+                ).map { ($0[0] as Int64, $0[1] as Int) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -259,16 +291,19 @@ public struct AccountRepository: Sendable {
 
     /// The `uniqueId`s among `uniqueIDs` of articles stored in the account's feeds.
     public func storedArticles(among uniqueIDs: Set<String>, account: Int64) async throws(StorageError) -> Set<String> {
-        try await database.read { db in
+        guard !uniqueIDs.isEmpty else { return [] }
+        return try await database.read { db in
+            // One pass over the account's articles (through the feed index), not a query per
+            // 500 ids: a quiet sync asks about every unread item.
             var found = Set<String>()
-            for chunk in Array(uniqueIDs).chunked(into: 500) {
-                found.formUnion(
-                    try String.fetchAll(
-                        db,
-                        sql: """
-                            SELECT article.uniqueId FROM article JOIN feed ON feed.id = article.feedId
-                            WHERE feed.accountId = ? AND article.uniqueId IN (\(Self.placeholders(chunk.count)))
-                            """, arguments: [account] + StatementArguments(chunk)))
+            let rows = try String.fetchCursor(
+                db,
+                sql: """
+                    SELECT article.uniqueId FROM feed JOIN article ON article.feedId = feed.id
+                    WHERE feed.accountId = ?
+                    """, arguments: [account])
+            while let uniqueID = try rows.next() {
+                if uniqueIDs.contains(uniqueID) { found.insert(uniqueID) }
             }
             return found
         }
@@ -322,16 +357,18 @@ public struct AccountRepository: Sendable {
                     WHERE \(scope("starred"))
                     AND articleStatus.isStarred <> (uniqueId IN (SELECT uniqueId FROM temp.accountStarred))
                     """, arguments: [account])
+            // Only the statuses that change are written (a quiet sync of 10,000 items rewrote
+            // them all: 180 ms).
             try db.execute(sql: "UPDATE account SET applying = 1 WHERE id = ?", arguments: [account])
             try db.execute(
                 sql: """
-                    UPDATE articleStatus SET isRead = (uniqueId NOT IN (SELECT uniqueId FROM temp.accountUnread))
-                    WHERE \(scope("read"))
+                    UPDATE articleStatus SET isRead = NOT isRead
+                    WHERE \(scope("read")) AND isRead = (uniqueId IN (SELECT uniqueId FROM temp.accountUnread))
                     """, arguments: [account])
             try db.execute(
                 sql: """
-                    UPDATE articleStatus SET isStarred = (uniqueId IN (SELECT uniqueId FROM temp.accountStarred))
-                    WHERE \(scope("starred"))
+                    UPDATE articleStatus SET isStarred = NOT isStarred
+                    WHERE \(scope("starred")) AND isStarred <> (uniqueId IN (SELECT uniqueId FROM temp.accountStarred))
                     """, arguments: [account])
             try db.execute(sql: "UPDATE account SET applying = 0 WHERE id = ?", arguments: [account])
             try db.execute(sql: "DELETE FROM temp.accountUnread; DELETE FROM temp.accountStarred")
