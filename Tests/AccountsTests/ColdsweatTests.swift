@@ -186,3 +186,23 @@ enum RFC822 {
         return formatter.string(from: date)
     }
 }
+
+/// A server that does not answer: the request ends at the client's time limit with its reason.
+@Suite("Fever client against a silent server")
+struct SilentFeverServerTests {
+    @Test("a server that does not answer fails the call at the time limit, as a time-out")
+    func slowServer() async throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Support/fever_fake.py").standardizedFileURL
+        try await withLoopbackServer(script: script, arguments: ["slow"]) { base in
+            let client = try FeverClient(
+                endpoint: base.appendingPathComponent("fever/"),
+                credentials: FeverCredentials(user: "reader@example.com", password: "secret"),
+                transport: makeDefaultTransport(), timeout: 1)
+            let started = ContinuousClock.now
+            await #expect(throws: FeverError.network(.timedOut)) { try await client.verify() }
+            #expect(ContinuousClock.now - started < .seconds(20))
+            #expect(FeverError.network(.timedOut).errorDescription == "the server did not answer in time")
+        }
+    }
+}

@@ -5,13 +5,15 @@ argument names (a real server cannot be made to):
              escapes (CSI, OSC), bidirectional overrides and a javascript: link;
   html       an HTML login page for every request (a wrong endpoint);
   truncated  every answer cut off in the middle of its JSON;
-  auth0      `auth: 0` for every request (a wrong password).
+  auth0      `auth: 0` for every request (a wrong password);
+  slow       no answer for 30 seconds.
 The api_key must be the MD5 of reader@example.com:secret, else auth is 0. Marks are accepted
 and counted in the answers of later requests (`unread_item_ids`). The port and the lifeline
 are loopback.py's."""
 import hashlib
 import json
 import sys
+import time
 import urllib.parse
 
 from loopback import Handler, serve
@@ -29,6 +31,8 @@ class Fever(Handler):
         form = urllib.parse.parse_qs(self.rfile.read(length).decode())
         query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query, keep_blank_values=True)
         params = {**{k: v[0] for k, v in query.items()}, **{k: v[0] for k, v in form.items()}}
+        if MODE == "slow":
+            time.sleep(30)
         if MODE == "html":
             return self.send(200, b"<!DOCTYPE html><html><title>Log in</title></html>", {"Content-Type": "text/html"})
         if MODE == "auth0" or params.get("api_key") != KEY:

@@ -17,15 +17,21 @@ public struct FeverClient: Sendable {
     public let endpoint: URL
     private let apiKey: String
     private let transport: any HTTPTransport
+    /// How long one request may wait for its answer.
+    private let timeout: TimeInterval
 
-    /// A client of `endpoint` for `credentials`, sending through `transport`.
+    /// A client of `endpoint` for `credentials`, sending through `transport`; a request whose
+    /// answer takes longer than `timeout` seconds fails with `.network(.timedOut)`.
     /// - Throws: `FeverError.insecureEndpoint` for plain http to another machine, or a scheme
     ///   other than http and https.
-    public init(endpoint: URL, credentials: FeverCredentials, transport: any HTTPTransport) throws(FeverError) {
+    public init(
+        endpoint: URL, credentials: FeverCredentials, transport: any HTTPTransport, timeout: TimeInterval = 60
+    ) throws(FeverError) {
         guard Self.mayCarryKey(endpoint) else { throw .insecureEndpoint(endpoint) }
         self.endpoint = endpoint
         apiKey = credentials.apiKey
         self.transport = transport
+        self.timeout = timeout
     }
 
     /// Whether an API key may be sent to `url`: over https, or over http only to this machine
@@ -199,7 +205,8 @@ public struct FeverClient: Sendable {
         return HTTPRequest(
             method: .post, url: components.url ?? endpoint,
             headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
-            body: Data(([("api_key", apiKey)] + form).map { "\($0.0)=\(Self.formEncoded($0.1))" }.joined(separator: "&").utf8))
+            body: Data(([("api_key", apiKey)] + form).map { "\($0.0)=\(Self.formEncoded($0.1))" }.joined(separator: "&").utf8),
+            timeout: timeout)
     }
 
     /// `text` as an `application/x-www-form-urlencoded` value.

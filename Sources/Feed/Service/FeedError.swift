@@ -75,7 +75,7 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
                 + (links.count == 1 ? ", which could not be read as a feed" : ", none of which could be read as a feed")
         case .alreadySubscribed(let id, let title): "already subscribed: feed #\(id) \"\(title)\""
         case .managedByAccount(let feed, let account):
-            "feed #\(feed) belongs to account #\(account), whose server keeps its subscriptions: change them there"
+            "feed #\(feed) comes from account #\(account), whose server keeps its subscriptions: change them there"
         case .notFound(let entity, let id): "no \(entity) #\(id)"
         case .storage(let error): error.errorDescription ?? "\(error)"
         case .cancelled: "cancelled"

@@ -114,10 +114,16 @@ public actor FeedService {
     /// wait at most ten seconds (429/503 with `Retry-After`) is waited out once.
     ///
     /// - Throws: `.alreadySubscribed` for a URL already subscribed (also after discovery),
-    ///   `.noFeedFound`, `.parse`, or the fetch error.
+    ///   `.managedByAccount` for a URL a feed account's server already fetches (its server keeps
+    ///   the subscriptions), `.noFeedFound`, `.parse`, or the fetch error.
     public func subscribe(url: URL, title: String? = nil) async throws(FeedError) -> SubscribeSummary {
         if let existing = try await storage({ () async throws(StorageError) in try await feeds.feed(url: url) }) {
             throw .alreadySubscribed(id: existing.id ?? 0, title: existing.title)
+        }
+        if let listed = try await storage({ () async throws(StorageError) in try await feeds.accountFeed(url: url) }),
+            let account = listed.accountID
+        {
+            throw .managedByAccount(feedID: listed.id ?? 0, accountID: account)
         }
         let (document, parsed, links) = try await fetchFeed(at: url)
         let feedURL = document.permanentRedirect ?? (document.url == url ? url : document.url)

@@ -148,6 +148,14 @@ public struct FeedRepository: Sendable {
         }
     }
 
+    /// A feed account's feed at `url`, if one lists it.
+    public func accountFeed(url: URL) async throws(StorageError) -> FeedSource? {
+        let url = url.absoluteString
+        return try await database.read { db in
+            try FeedRecord.filter(Column("url") == url && Column("accountId") != nil).fetchOne(db)?.source
+        }
+    }
+
     /// Every subscription, in id order (the order the user added them).
     public func all() async throws(StorageError) -> [FeedSource] {
         try await database.read { db in

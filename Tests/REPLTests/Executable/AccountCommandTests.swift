@@ -86,6 +86,10 @@ struct AccountCommandTests {
                 #expect(removeFeed.status == 1)
                 #expect(removeFeed.out.contains("managed_by_account"), "\(removeFeed.out)")
                 // A refresh fetches none of the account's feeds itself: it syncs the account.
+                let addAgain = try run(["feed add \(base.appendingPathComponent("alpha.rss").absoluteString)"], json: true)
+                #expect(addAgain.status == 1)
+                #expect(addAgain.out.contains("managed_by_account"), "\(addAgain.out)")
+                #expect(addAgain.err.contains("whose server keeps its subscriptions"), "\(addAgain.err)")
                 let refresh = try run(["feed refresh"])
                 #expect(refresh.out.contains("refreshed 0 feeds"), "\(refresh.out)")
                 #expect(refresh.out.contains("account #1: 0 new items, 0 marks sent"), "\(refresh.out)")
@@ -142,6 +146,72 @@ struct AccountCommandTests {
                 #expect(try await client.unreadItemIDs().count == 2, "\(terminal.transcript)")
                 terminal.type("quit\r")
                 #expect(terminal.exitStatus() == 0)
+            }
+        }
+    }
+
+    @Test("two homes sharing one account see the same unread and starred items after each syncs, through offline marks on both")
+    func twoHomes() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tidings-account-homes-\(UUID().uuidString)", isDirectory: true)
+        let feeds = directory.appendingPathComponent("feeds", isDirectory: true)
+        try FileManager.default.createDirectory(at: feeds, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(Self.rss("alpha", items: 4).utf8).write(to: feeds.appendingPathComponent("alpha.rss"))
+        try Data(Self.rss("beta", items: 3).utf8).write(to: feeds.appendingPathComponent("beta.rss"))
+        try await withFeedServer(serving: feeds) { base in
+            try await withColdsweat(feeds: [base.appendingPathComponent("alpha.rss"), base.appendingPathComponent("beta.rss")]) {
+                server in
+                let environment = ["TIDINGS_FEVER_PASSWORD": server.credentials.password, "HOME": directory.path]
+                func run(_ home: String, _ commands: [String], json: Bool = false) throws -> TidingsBinary.Result {
+                    try TidingsBinary.run(
+                        ["--home", directory.appendingPathComponent(home).path] + (json ? ["--json"] : [])
+                            + commands.flatMap { ["-c", $0] }, environment: environment)
+                }
+                /// Each item's id by title, and the titles unread and starred.
+                func state(_ home: String) throws -> (ids: [String: Int], unread: Set<String>, starred: Set<String>) {
+                    let json = try #require(
+                        try JSONSerialization.jsonObject(with: Data(try run(home, ["items --limit 100"], json: true).out.utf8))
+                            as? [String: Any])
+                    let rows = try #require(json["items"] as? [[String: Any]])
+                    var ids: [String: Int] = [:]
+                    var unread = Set<String>()
+                    var starred = Set<String>()
+                    for row in rows {
+                        let title = row["title"] as? String ?? ""
+                        ids[title] = row["id"] as? Int
+                        if row["unread"] as? Bool == true { unread.insert(title) }
+                        if row["starred"] as? Bool == true { starred.insert(title) }
+                    }
+                    return (ids, unread, starred)
+                }
+                let add = "account add fever \(server.endpoint.absoluteString) --user \(server.credentials.user)"
+                for home in ["kitchen", "study"] {
+                    let first = try run(home, [add, "account sync"])
+                    #expect(first.status == 0, "\(first.err)")
+                }
+                let kitchen = try state("kitchen")
+                let study = try state("study")
+                #expect(kitchen.unread.count == 7)
+                #expect(study.unread == kitchen.unread)
+
+                // Offline on both: the kitchen reads alpha 1 and stars beta 1; the study reads
+                // alpha 2 and alpha 1, stars and unstars alpha 3 (no change), marks beta 3 read then unread.
+                let k = kitchen.ids
+                let s = study.ids
+                #expect(try run("kitchen", ["item mark \(k["alpha 1"]!) read", "item mark \(k["beta 1"]!) star"]).status == 0)
+                #expect(
+                    try run("study", [
+                        "item mark \(s["alpha 2"]!) \(s["alpha 1"]!) read", "item mark \(s["alpha 3"]!) star",
+                        "item mark \(s["alpha 3"]!) unstar", "item mark \(s["beta 3"]!) read",
+                        "item mark \(s["beta 3"]!) unread",
+                    ]).status == 0)
+                for home in ["kitchen", "study", "kitchen"] { #expect(try run(home, ["account sync"]).status == 0) }
+                let expectedUnread: Set<String> = ["alpha 3", "alpha 4", "beta 1", "beta 2", "beta 3"]
+                #expect(try state("kitchen").unread == expectedUnread)
+                #expect(try state("study").unread == expectedUnread)
+                #expect(try state("kitchen").starred == ["beta 1"])
+                #expect(try state("study").starred == ["beta 1"])
             }
         }
     }
