@@ -143,7 +143,7 @@ struct ItemCommands {
         if case .failed(let message, _) = viewModel.state { throw CommandError(code: "storage", message: message) }
         let content = viewModel.state.content
         let rows = content?.orderedRows ?? []
-        let titles = try await feedTitles()
+        let (titles, accounts) = try await feedTitles()
         let presentation = DatePresentation(locale: context.display.locale, timeZone: context.display.timeZone)
         var table = Table(columns: [
             .init(title: "ID", alignRight: true), .init(title: "", alignRight: false), .init(title: "DATE"),
@@ -154,7 +154,11 @@ struct ItemCommands {
                 String(row.id), Self.marks(row.status),
                 // Its own date (a future one too), else the time it arrived.
                 presentation.relative(row.article.sortDate ?? row.sortDate, now: context.now()),
-                Table.fit(titles[row.article.feedID] ?? "", width: 20), row.article.title ?? "(untitled)",
+                // A feed account's item says so before its feed (`[acct 1] Swift blog`).
+                Table.fit(
+                    (accounts[row.article.feedID].map { "[acct \($0)] " } ?? "") + (titles[row.article.feedID] ?? ""),
+                    width: 20),
+                row.article.title ?? "(untitled)",
             ]
         }
         let total = content?.total ?? 0
@@ -183,6 +187,7 @@ struct ItemCommands {
                         "link": .url(row.article.link),
                         "published": .date(row.article.published ?? row.article.updated),
                         "unread": .bool(!row.status.isRead), "starred": .bool(row.status.isStarred),
+                        "account": accounts[row.article.feedID].map { .int($0) } ?? .null,
                     ])
                 }),
             "total": .int(total), "page": .int(page),
@@ -305,9 +310,14 @@ struct ItemCommands {
         return .ok("marked \(ids.count) \(ids.count == 1 ? "item" : "items") \(verb)")
     }
 
-    private func feedTitles() async throws -> [Int64: String] {
+    /// Each feed's title, and the feed account of those that have one.
+    private func feedTitles() async throws -> (titles: [Int64: String], accounts: [Int64: Int64]) {
         var titles: [Int64: String] = [:]
-        for feed in try await context.feeds.subscriptions() { titles[feed.id ?? 0] = feed.title }
-        return titles
+        var accounts: [Int64: Int64] = [:]
+        for feed in try await context.feeds.subscriptions() {
+            titles[feed.id ?? 0] = feed.title
+            if let account = feed.accountID { accounts[feed.id ?? 0] = account }
+        }
+        return (titles, accounts)
     }
 }

@@ -70,6 +70,8 @@ struct AccountCommandTests {
                     try JSONSerialization.jsonObject(with: Data(try run(["items"], json: true).out.utf8)) as? [String: Any])
                 let rows = try #require(items["items"] as? [[String: Any]])
                 #expect(rows.count == 5)
+                #expect(rows.allSatisfy { ($0["account"] as? Int) == 1 })
+                #expect(try run(["items"]).out.contains("[acct 1]"))
                 let alpha1 = try #require(rows.first { ($0["title"] as? String) == "alpha 1" }?["id"] as? Int)
                 let beta2 = try #require(rows.first { ($0["title"] as? String) == "beta 2" }?["id"] as? Int)
                 #expect(try run(["item mark \(alpha1) read", "item mark \(beta2) star"]).status == 0)
