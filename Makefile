@@ -186,7 +186,7 @@ examples: deps
 ## swift build and make test never build it). Any DocC warning fails it (a broken symbol link
 ## included). DocC's check that every parameter is documented is off: the house documents the
 ## parameters that need a word, not every one.
-DOC_TARGETS = Models Networking URLSessionNetworking DefaultTransport Storage Store Config FeedParser Feed Chores
+DOC_TARGETS = Models Networking URLSessionNetworking DefaultTransport Storage Store Config FeedParser Feed Chores Accounts
 DOCS_DIR    = .build/docs
 
 docs: deps

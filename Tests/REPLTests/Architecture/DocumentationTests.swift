@@ -8,7 +8,7 @@ import Testing
 @Suite("Documentation")
 struct DocumentationTests {
     /// The library products, each with a catalog of its own name.
-    static let modules = ["Models", "Networking", "Storage", "Config", "FeedParser", "Feed", "Chores"]
+    static let modules = ["Models", "Networking", "Storage", "Config", "FeedParser", "Feed", "Chores", "Accounts"]
 
     static var packageDirectory: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
