@@ -90,16 +90,13 @@ public struct AccountService: Sendable {
     public func accounts() async throws(AccountError) -> [FeedAccount] {
         do {
             let feeds = try await store.accounts.feedCounts()
-            var accounts: [FeedAccount] = []
-            for record in try await store.accounts.all() {
-                accounts.append(
-                    FeedAccount(
-                        id: record.id, kind: record.kind, endpoint: record.endpoint, user: record.user,
-                        feeds: feeds[record.id] ?? 0,
-                        pendingMarks: try await store.accounts.pendingMarks(account: record.id).count,
-                        syncedAt: record.syncedAt, problem: record.problem))
+            let marks = try await store.accounts.pendingMarkCounts()
+            return try await store.accounts.all().map { record in
+                FeedAccount(
+                    id: record.id, kind: record.kind, endpoint: record.endpoint, user: record.user,
+                    feeds: feeds[record.id] ?? 0, pendingMarks: marks[record.id] ?? 0, syncedAt: record.syncedAt,
+                    problem: record.problem)
             }
-            return accounts
         } catch {
             throw .storage(error.errorDescription ?? "\(error)")
         }

@@ -118,9 +118,7 @@ public struct FeverSync: Sendable {
             pages += 1
             if let total = page.total, pages > total / FeverClient.pageSize + 20 { throw .endlessItems(total: total) }
             let fresh = Self.fresh(page.items, after: cursor, feeds: known, summary: &summary)
-            let batch = fresh
-            let through = newest
-            summary.newItems += try await storing { try await store.storeItems(batch, cursor: through) }
+            summary.newItems += try await storing { try await store.storeItems(fresh, cursor: newest) }
             cursor = newest
         }
 
@@ -133,8 +131,7 @@ public struct FeverSync: Sendable {
         if !missing.isEmpty {
             let items = try await server { () async throws(FeverError) in try await client.items(ids: missing) }
             let fresh = Self.fresh(items, after: nil, feeds: known, summary: &summary)
-            let through = cursor
-            summary.newItems += try await storing { try await store.storeItems(fresh, cursor: through) }
+            summary.newItems += try await storing { try await store.storeItems(fresh, cursor: cursor) }
         }
         summary.states = try await storing {
             try await store.applyStates(
@@ -186,8 +183,7 @@ public struct FeverSync: Sendable {
                 }
             }
             if sent { summary.marksSent += 1 } else { summary.marksDropped += 1 }
-            let sequence = mark.sequence
-            try await storing { try await store.removeMarks([sequence]) }
+            try await storing { try await store.removeMarks([mark.sequence]) }
         }
     }
 

@@ -76,8 +76,7 @@ struct AccountCommands {
     private func list(_ input: CommandInput) async throws -> CommandOutput {
         let accounts = try await all()
         guard !accounts.isEmpty else {
-            return CommandOutput(
-                text: "no accounts: add one with \"account add fever <url>\"", json: .object(["accounts": .array([])]))
+            return Self.noAccounts("no accounts")
         }
         var table = Table(columns: [
             .init(title: "ID", alignRight: true), .init(title: "KIND"), .init(title: "USER"),
@@ -88,7 +87,7 @@ struct AccountCommands {
             table.rows.append([
                 "#\(account.id)", account.kind, account.user, account.endpoint.absoluteString, "\(account.feeds)",
                 "\(account.pendingMarks)",
-                account.problem != nil ? "failed" : account.syncedAt.map(clock) ?? "never",
+                account.problem != nil ? "failed" : account.syncedAt.map(context.clock) ?? "never",
             ])
         }
         return CommandOutput(
@@ -118,9 +117,7 @@ struct AccountCommands {
             throw Self.commandError(error)
         }
         guard !results.isEmpty else {
-            return CommandOutput(
-                text: "no accounts to sync: add one with \"account add fever <url>\"",
-                json: .object(["accounts": .array([])]))
+            return Self.noAccounts("no accounts to sync")
         }
         let (lines, entries, failed) = Self.report(results)
         return CommandOutput(
@@ -161,8 +158,7 @@ struct AccountCommands {
     private func status(_ input: CommandInput) async throws -> CommandOutput {
         let accounts = try await all()
         guard !accounts.isEmpty else {
-            return CommandOutput(
-                text: "no accounts: add one with \"account add fever <url>\"", json: .object(["accounts": .array([])]))
+            return Self.noAccounts("no accounts")
         }
         var lines: [String] = []
         for account in accounts {
@@ -173,7 +169,7 @@ struct AccountCommands {
             if let problem = account.problem {
                 lines.append("last sync failed: \(TerminalText.sanitized(problem))")
             } else if let at = account.syncedAt {
-                lines.append("last sync: \(clock(at))")
+                lines.append("last sync: \(context.clock(at))")
             } else {
                 lines.append("not synced yet: run \"account sync\"")
             }
@@ -190,6 +186,12 @@ struct AccountCommands {
         } catch let error as AccountError {
             throw Self.commandError(error)
         }
+    }
+
+    /// What the account commands print when there is none.
+    private static func noAccounts(_ what: String) -> CommandOutput {
+        CommandOutput(
+            text: "\(what): add one with \"account add fever <url>\"", json: .object(["accounts": .array([])]))
     }
 
     static func line(_ summary: AccountSyncSummary) -> String {
@@ -228,13 +230,5 @@ struct AccountCommands {
             case .storage: "storage"
             }
         return CommandError(code: code, message: TerminalText.sanitized(error.errorDescription ?? "\(error)"))
-    }
-
-    /// `2026-11-23 12:00` in the user's time zone.
-    private func clock(_ date: Date) -> String {
-        let parts = context.calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(
-            format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
-            parts.minute ?? 0)
     }
 }

@@ -98,7 +98,7 @@ struct ChoreSyncCommands {
             if !lines.isEmpty { lines.append("") }
             lines.append("sharing \(which) with \(status.url.absoluteString) as \(TerminalText.sanitized(status.user))")
             if let at = status.lastSyncAt {
-                lines.append("last sync: \(clock(at)), \(TerminalText.sanitized(status.lastResult ?? ""))")
+                lines.append("last sync: \(context.clock(at)), \(TerminalText.sanitized(status.lastResult ?? ""))")
             } else {
                 lines.append("not synced yet: run \"task sync\"")
             }
@@ -174,13 +174,6 @@ struct ChoreSyncCommands {
         return CommandOutput(text: text, json: .object(["ok": .bool(true), "list": list.map { .string($0) } ?? .null]))
     }
 
-    /// `2026-11-23 12:00` in the user's time zone.
-    private func clock(_ date: Date) -> String {
-        let parts = context.calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(
-            format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
-            parts.minute ?? 0)
-    }
 
     static func commandError(_ error: ChoreSyncError) -> CommandError {
         switch error {

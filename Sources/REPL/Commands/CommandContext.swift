@@ -50,6 +50,14 @@ struct CommandContext: Sendable {
     /// The user's calendar (time zone included).
     let calendar: Calendar
 
+    /// `2026-11-23 12:00` in the user's time zone (the last sync of chores and accounts).
+    func clock(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
+            parts.minute ?? 0)
+    }
+
     /// A date argument (`today`, `2026-11-21`, `-2w`, …) for `option`.
     func parseDate(_ text: String, _ option: String) throws -> Date {
         do {

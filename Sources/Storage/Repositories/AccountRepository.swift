@@ -178,9 +178,17 @@ public struct AccountRepository: Sendable {
     {
         let tracker = database.tracker
         return try await database.write(source: .app) { db in
-            var known = Dictionary(
-                try Row.fetchAll(db, sql: "SELECT remoteId, id FROM feed WHERE accountId = ?", arguments: [account])
-                    .map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
+            // The account's feeds as stored: what the server's list is compared with, so that a
+            // quiet sync writes nothing.
+            var known: [String: Int64] = [:]
+            var stored: [Int64: (url: String, title: String, home: String?)] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT remoteId, id, url, title, homePageURL FROM feed WHERE accountId = ?",
+                arguments: [account])
+            {
+                known[row[0]] = row[1]
+                stored[row[1]] = (row[2], row[3], row[4])
+            }
             let listed = Set(feeds.map(\.remoteID))
             let gone = known.filter { !listed.contains($0.key) }
             for (remote, id) in gone {
@@ -189,13 +197,6 @@ public struct AccountRepository: Sendable {
             }
             var added = 0
             var updated: [Int64] = []
-            // What is stored of each, so that a quiet sync writes nothing.
-            var stored: [Int64: (url: String, title: String, home: String?)] = [:]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT id, url, title, homePageURL FROM feed WHERE accountId = ?", arguments: [account])
-            {
-                stored[row[0]] = (row[1], row[2], row[3])
-            }
             var storedTags: [Int64: [String]] = [:]
             for row in try Row.fetchAll(
                 db,
@@ -246,6 +247,15 @@ public struct AccountRepository: Sendable {
                 try Row.fetchAll(
                     db, sql: "SELECT accountId, count(*) FROM feed WHERE accountId IS NOT NULL GROUP BY accountId"
                 ).map { ($0[0] as Int64, $0[1] as Int) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// How many marks wait to be sent for each account that has any.
+    public func pendingMarkCounts() async throws(StorageError) -> [Int64: Int] {
+        try await database.read { db in
+            Dictionary(
+                try Row.fetchAll(db, sql: "SELECT accountId, count(*) FROM accountMark GROUP BY accountId")
+                    .map { ($0[0] as Int64, $0[1] as Int) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
