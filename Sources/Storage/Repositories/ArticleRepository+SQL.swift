@@ -85,7 +85,8 @@ extension ArticleRepository {
     static func pendingSearchIndex(_ db: Database) throws -> Bool {
         let schema = SearchIndexFile.schema
         guard
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema).sqlite_master WHERE name = 'searchState'") == 1
+            // An index of the design before has no vocabulary: built again.
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema).sqlite_master WHERE name = 'chunk'") == 1
         else { return true }
         return try Bool.fetchOne(
             db,
