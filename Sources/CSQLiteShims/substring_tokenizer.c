@@ -1,7 +1,5 @@
 // See include/substring_tokenizer.h.
 #include "substring_tokenizer.h"
-#include "chunk_tokenizer.h"
-#include "text_folding.h"
 
 #include <sqlite3.h>
 
@@ -16,13 +14,100 @@ typedef struct {
 } Slot;
 
 typedef struct {
-    Folder folder;           // FTS5's own trigram tokenizer, for queries and for case folding
+    fts5_tokenizer trigram;  // FTS5's own, for queries and for case folding
+    Fts5Tokenizer *inner;
+    uint32_t *folds;         // folded code point + 1 for each BMP code point asked so far, 0 = not yet
     uint32_t *points;        // the document's folded code points
     size_t points_capacity;
     Slot *slots;             // an open-addressing set, cleared by bumping the generation
     uint32_t capacity;       // a power of two
     uint32_t generation;
 } Wrapper;
+
+static int is_space(uint32_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// The first code point of the first token `trigram` emits; captured by fold().
+typedef struct {
+    uint32_t point;
+    int seen;
+} Capture;
+
+static uint32_t decode_one(const unsigned char *bytes, int length, int *used);
+
+static int capture_token(void *context, int flags, const char *token, int length, int start, int end) {
+    (void)flags, (void)start, (void)end;
+    Capture *capture = context;
+    if (!capture->seen && length > 0) {
+        int used = 0;
+        capture->point = decode_one((const unsigned char *)token, length, &used);
+        capture->seen = 1;
+    }
+    return SQLITE_OK;
+}
+
+static int encode(uint32_t c, char *out) {
+    if (c < 0x80) {
+        out[0] = (char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        out[0] = (char)(0xC0 | (c >> 6));
+        out[1] = (char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        out[0] = (char)(0xE0 | (c >> 12));
+        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (c >> 18));
+    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+// Strict UTF-8: anything ill-formed (and the noncharacters U+FFFE and U+FFFF, which SQLite's
+// own reader also replaces) is one U+FFFD per byte consumed, so every input is tokenized the
+// same way every time.
+static uint32_t decode_one(const unsigned char *s, int length, int *used) {
+    unsigned char b = s[0];
+    *used = 1;
+    if (b < 0x80) return b;
+    int need;
+    uint32_t c, min;
+    if (b >= 0xC2 && b <= 0xDF) need = 1, c = b & 0x1F, min = 0x80;
+    else if (b >= 0xE0 && b <= 0xEF) need = 2, c = b & 0x0F, min = 0x800;
+    else if (b >= 0xF0 && b <= 0xF4) need = 3, c = b & 0x07, min = 0x10000;
+    else return 0xFFFD;
+    if (need >= length) return 0xFFFD;
+    for (int i = 1; i <= need; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0xFFFD;
+        c = (c << 6) | (s[i] & 0x3F);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF) || c == 0xFFFE || c == 0xFFFF) return 0xFFFD;
+    *used = need + 1;
+    return c;
+}
+
+// `c` case folded as FTS5's trigram tokenizer folds it, asked of that tokenizer (and remembered
+// for the Basic Multilingual Plane).
+static uint32_t fold(Wrapper *w, uint32_t c) {
+    if (c < 0x80) return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+    if (c < 0x10000 && w->folds && w->folds[c]) return w->folds[c] - 1;
+    char text[8];
+    int n = encode(c, text);
+    text[n] = 'x', text[n + 1] = 'x';
+    Capture capture = {c, 0};
+    w->trigram.xTokenize(w->inner, &capture, FTS5_TOKENIZE_DOCUMENT, text, n + 2, capture_token);
+    uint32_t folded = capture.seen ? capture.point : c;
+    if (c < 0x10000) {
+        if (!w->folds) w->folds = calloc(0x10000, sizeof *w->folds);
+        if (w->folds) w->folds[c] = folded + 1;
+    }
+    return folded;
+}
 
 static uint64_t hash64(uint64_t key) {
     key ^= key >> 33;
@@ -84,25 +169,25 @@ static int tokenize_document(Wrapper *w, void *context, const char *text, int le
     size_t count = 0;
     for (int at = 0; at < length;) {
         int used = 1;
-        uint32_t c = bytes[at] < 0x80 ? bytes[at] : tidings_decode_one(bytes + at, length - at, &used);
+        uint32_t c = bytes[at] < 0x80 ? bytes[at] : decode_one(bytes + at, length - at, &used);
         if (c == 0) break;
-        w->points[count++] = tidings_fold(&w->folder, c);
+        w->points[count++] = fold(w, c);
         at += used;
     }
     int offset = 0;
     for (size_t i = 0; i + 2 < count; i++) {
         uint32_t a = w->points[i], b = w->points[i + 1], c = w->points[i + 2];
         char out[12];
-        int first = tidings_encode(a, out);
+        int first = encode(a, out);
         offset += first;
-        if (tidings_is_ascii_space(a)) continue;
-        if (tidings_is_ascii_space(b)) b = ' ', c = ' ';
-        else if (tidings_is_ascii_space(c)) c = ' ';
+        if (is_space(a)) continue;
+        if (is_space(b)) b = ' ', c = ' ';
+        else if (is_space(c)) c = ' ';
         uint64_t key = ((uint64_t)a << 42) | ((uint64_t)b << 21) | c;
         if (seen_before(w, key)) continue;
         int n = first;
-        n += tidings_encode(b, out + n);
-        n += tidings_encode(c, out + n);
+        n += encode(b, out + n);
+        n += encode(c, out + n);
         int rc = token(context, 0, out, n, offset - first, offset - first + n);
         if (rc != SQLITE_OK) return rc;
     }
@@ -113,16 +198,17 @@ static int wrapper_tokenize(Fts5Tokenizer *tokenizer, void *context, int flags, 
                             int (*token)(void *, int, const char *, int, int, int)) {
     Wrapper *w = (Wrapper *)tokenizer;
     if (flags & FTS5_TOKENIZE_DOCUMENT) return tokenize_document(w, context, text, length, token);
-    return w->folder.trigram.xTokenize(w->folder.inner, context, flags, text, length, token);
+    return w->trigram.xTokenize(w->inner, context, flags, text, length, token);
 }
 
 static int wrapper_create(void *api_pointer, const char **arguments, int count, Fts5Tokenizer **out) {
     fts5_api *api = api_pointer;
-    (void)arguments;
+    void *user_data = NULL;
     if (count != 0) return SQLITE_ERROR;  // trigram's options would change what is folded
     Wrapper *w = calloc(1, sizeof *w);
     if (!w) return SQLITE_NOMEM;
-    int rc = tidings_folder_open(&w->folder, api);
+    int rc = api->xFindTokenizer(api, "trigram", &user_data, &w->trigram);
+    if (rc == SQLITE_OK) rc = w->trigram.xCreate(user_data, arguments, count, &w->inner);
     if (rc != SQLITE_OK) {
         free(w);
         return rc;
@@ -134,13 +220,15 @@ static int wrapper_create(void *api_pointer, const char **arguments, int count, 
 static void wrapper_delete(Fts5Tokenizer *tokenizer) {
     Wrapper *w = (Wrapper *)tokenizer;
     if (!w) return;
-    tidings_folder_close(&w->folder);
+    w->trigram.xDelete(w->inner);
+    free(w->folds);
     free(w->points);
     free(w->slots);
     free(w);
 }
 
-fts5_api *tidings_fts5_api(sqlite3 *db) {
+// FTS5's API on `db`, or NULL.
+static fts5_api *fts5_api_of(sqlite3 *db) {
     fts5_api *api = NULL;
     sqlite3_stmt *statement = NULL;
     if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, NULL) != SQLITE_OK) return NULL;
@@ -151,12 +239,10 @@ fts5_api *tidings_fts5_api(sqlite3 *db) {
 }
 
 int tidings_register_substring_tokenizer(sqlite3 *db) {
-    fts5_api *api = tidings_fts5_api(db);
+    fts5_api *api = fts5_api_of(db);
     if (!api) return SQLITE_ERROR;
     fts5_tokenizer tokenizer = {wrapper_create, wrapper_delete, wrapper_tokenize};
-    int rc = api->xCreateTokenizer(api, "tidings_trigram", api, &tokenizer, NULL);
-    if (rc == SQLITE_OK) rc = tidings_register_chunk_tokenizer(db);
-    return rc;
+    return api->xCreateTokenizer(api, "tidings_trigram", api, &tokenizer, NULL);
 }
 
 static int count_term(void *context, int flags, const char *token, int length, int start, int end) {
@@ -166,7 +252,7 @@ static int count_term(void *context, int flags, const char *token, int length, i
 }
 
 int tidings_word_index_terms(sqlite3 *db, const char *text, int length) {
-    fts5_api *api = tidings_fts5_api(db);
+    fts5_api *api = fts5_api_of(db);
     if (!api) return -1;
     void *user_data = NULL;
     fts5_tokenizer unicode61;

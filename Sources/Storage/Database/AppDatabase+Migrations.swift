@@ -435,8 +435,7 @@ extension AppDatabase {
     /// `ArticleRepository.updateSearchIndex()`. The triggers replace those of `v1`.
     private static func createSubstringSearch(_ db: Database) throws {
         let indexed = "(SELECT indexedThrough FROM articleSearchState)"
-        // Two spaces after each text, as the substring index of this version held them.
-        let suffix = "'  '"
+        let suffix = "'\(ArticleSearch.indexedSuffix)'"
         func values(_ row: String) -> (words: String, substrings: String) {
             let title = "coalesce(\(row).title, '')"
             let body = "coalesce(\(row).contentText, \(row).summary, '')"

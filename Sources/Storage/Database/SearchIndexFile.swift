@@ -104,33 +104,25 @@ final class SearchIndexFile: Sendable {
     }
 
     /// The index tables in `schema` (the index file's `main`, or the attached in-memory
-    /// `search`), if they are not there yet: the articles' chunks (each run of characters between
-    /// white space, a term of `articleChunks`), the vocabulary of chunks with its word index and
-    /// its trigram index, and what the index holds. An index of the design before (a word index
-    /// and a trigram index of every article's text) is dropped, and the articles are indexed
-    /// again.
+    /// `search`), if they are not there yet: the word index, the substring index, their
+    /// vocabularies, and what the index holds.
     static func createSchema(_ db: Database, in schema: String) throws {
-        guard try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema).sqlite_master WHERE name = 'chunk'") == 0
+        guard
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM \(schema).sqlite_master WHERE name = 'searchState'") == 0
         else { return }
-        for name in [
-            "articleSubstringTerms", "articleSearchRows", "articleSubstringRows", "articleSearch", "articleSubstring",
-            "searchState",
-        ] {
-            try db.execute(sql: "DROP TABLE IF EXISTS \(schema).\(name)")
-        }
         try db.execute(
             sql: """
-                CREATE VIRTUAL TABLE \(schema).articleChunks USING fts5(
-                    title, body, content='', detail=none, columnsize=0, tokenize='tidings_chunks');
-                CREATE VIRTUAL TABLE \(schema).articleChunkTerms USING fts5vocab(articleChunks, 'instance');
-                CREATE VIRTUAL TABLE \(schema).articleChunkRows USING fts5vocab(articleChunks, 'row');
-                CREATE TABLE \(schema).chunk (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
-                CREATE VIRTUAL TABLE \(schema).chunkWords USING fts5(
-                    text, content='', detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2');
-                CREATE VIRTUAL TABLE \(schema).chunkTrigrams USING fts5(
-                    text, content='', detail=none, columnsize=0, tokenize='tidings_trigram');
-                CREATE VIRTUAL TABLE \(schema).chunkTrigramTerms USING fts5vocab(chunkTrigrams, 'instance');
-                INSERT INTO \(schema).articleChunks(articleChunks, rank) VALUES ('automerge', 8);
+                CREATE VIRTUAL TABLE \(schema).articleSearch USING fts5(
+                    title, body, content='', detail=none, columnsize=0,
+                    tokenize='unicode61 remove_diacritics 2');
+                CREATE VIRTUAL TABLE \(schema).articleSubstring USING fts5(
+                    title, body, content='', detail=none, columnsize=0, tokenize='tidings_trigram');
+                CREATE VIRTUAL TABLE \(schema).articleSubstringTerms USING fts5vocab(articleSubstring, 'instance');
+                CREATE VIRTUAL TABLE \(schema).articleSearchRows USING fts5vocab(articleSearch, 'row');
+                CREATE VIRTUAL TABLE \(schema).articleSubstringRows USING fts5vocab(articleSubstring, 'row');
+                INSERT INTO \(schema).articleSearch(articleSearch, rank) VALUES ('automerge', 8);
+                INSERT INTO \(schema).articleSubstring(articleSubstring, rank) VALUES ('automerge', 8);
                 CREATE TABLE \(schema).searchState (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
                     indexedThrough INTEGER NOT NULL,
@@ -162,7 +154,7 @@ final class SearchIndexFile: Sendable {
     func integrityCheck(fallback: any DatabaseWriter) throws -> [String] {
         let check: @Sendable (Database, String) throws -> [String] = { db, schema in
             var report = try String.fetchAll(db, sql: "PRAGMA \(schema).integrity_check")
-            for table in ["articleChunks", "chunkWords", "chunkTrigrams"] {
+            for table in ["articleSearch", "articleSubstring"] {
                 do {
                     try db.execute(
                         sql: "INSERT INTO \(schema).\(table)(\(table), rank) VALUES ('integrity-check', 0)")
@@ -223,10 +215,8 @@ final class SearchIndexFile: Sendable {
             guard stored != token || through > newest else { return }
             try db.execute(
                 sql: """
-                    INSERT INTO articleChunks(articleChunks) VALUES ('delete-all');
-                    INSERT INTO chunkWords(chunkWords) VALUES ('delete-all');
-                    INSERT INTO chunkTrigrams(chunkTrigrams) VALUES ('delete-all');
-                    DELETE FROM chunk;
+                    INSERT INTO articleSearch(articleSearch) VALUES ('delete-all');
+                    INSERT INTO articleSubstring(articleSubstring) VALUES ('delete-all');
                     UPDATE searchState SET indexedThrough = 0,
                         appliedSeq = (SELECT coalesce(max(seq), 0) FROM store.articleSearchQueue), token = ?;
                     """, arguments: [token])

@@ -85,8 +85,7 @@ extension ArticleRepository {
     static func pendingSearchIndex(_ db: Database) throws -> Bool {
         let schema = SearchIndexFile.schema
         guard
-            // An index of the design before has no vocabulary: built again.
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema).sqlite_master WHERE name = 'chunk'") == 1
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(schema).sqlite_master WHERE name = 'searchState'") == 1
         else { return true }
         return try Bool.fetchOne(
             db,

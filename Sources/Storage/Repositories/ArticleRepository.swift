@@ -1,7 +1,5 @@
 public import Foundation
-internal import CSQLiteShims
 internal import GRDB
-internal import GRDBSQLite
 public import Models
 
 /// Articles and their statuses: the merge a feed refresh makes, the lists and searches the app
@@ -262,6 +260,7 @@ public struct ArticleRepository: Sendable {
             return (0, nil)
         }
         let (through, appliedSeq): (Int64, Int64) = (state[0], state[1])
+        let suffix = ArticleSearch.indexedSuffix
         var applied: Int64?
         let newestSeq = try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM articleSearchQueue") ?? 0
         if newestSeq > appliedSeq {
@@ -277,8 +276,12 @@ public struct ArticleRepository: Sendable {
             for row in changed {
                 let (id, title, body): (Int64, String, String) = (row[0], row[1], row[2])
                 try db.execute(
-                    sql: "INSERT INTO articleChunks(articleChunks, rowid, title, body) VALUES ('delete', ?, ?, ?)",
+                    sql: "INSERT INTO articleSearch(articleSearch, rowid, title, body) VALUES ('delete', ?, ?, ?)",
                     arguments: [id, title, body])
+                try db.execute(
+                    sql:
+                        "INSERT INTO articleSubstring(articleSubstring, rowid, title, body) VALUES ('delete', ?, ?, ?)",
+                    arguments: [id, title + suffix, body + suffix])
             }
             for chunk in changed.map({ $0[0] as Int64 }).chunked(into: 500) {
                 try index(db, where: "id IN (\(chunk.map(String.init).joined(separator: ",")))", arguments: [])
@@ -293,29 +296,28 @@ public struct ArticleRepository: Sendable {
                 db, sql: "SELECT max(id) FROM (SELECT id FROM article WHERE id > ? ORDER BY id LIMIT ?)",
                 arguments: [through, batchSize])
         else { return (0, applied) }
-        let indexed = try index(db, where: "id > ? AND id <= ?", arguments: [through, last])
+        try index(db, where: "id > ? AND id <= ?", arguments: [through, last])
+        let indexed = db.changesCount
         try db.execute(sql: "UPDATE searchState SET indexedThrough = ?", arguments: [last])
         return (indexed, applied)
     }
 
-    /// Adds the articles `condition` picks (with `arguments`) to the index, as they are now, and
-    /// the chunks new to the vocabulary to its indexes, in the caller's transaction; returns how
-    /// many articles.
-    @discardableResult
-    private static func index(_ db: Database, where condition: String, arguments: StatementArguments) throws -> Int {
+    /// Adds the articles `condition` picks (with `arguments`) to both indexes, as they are now;
+    /// `db.changesCount` is then how many.
+    private static func index(_ db: Database, where condition: String, arguments: StatementArguments) throws {
+        let suffix = ArticleSearch.indexedSuffix
         try db.execute(
             sql: """
-                INSERT INTO articleChunks (rowid, title, body)
+                INSERT INTO articleSearch (rowid, title, body)
                 SELECT id, coalesce(title, ''), coalesce(contentText, summary, '') FROM article
                 WHERE \(condition) ORDER BY id
                 """, arguments: arguments)
-        let indexed = db.changesCount
-        let flushed = tidings_flush_chunks(db.sqliteConnection, nil)
-        guard flushed == SQLITE_OK else {
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: flushed), message: "cannot add to the search vocabulary")
-        }
-        return indexed
+        try db.execute(
+            sql: """
+                INSERT INTO articleSubstring (rowid, title, body)
+                SELECT id, coalesce(title, '') || ?, coalesce(contentText, summary, '') || ? FROM article
+                WHERE \(condition) ORDER BY id
+                """, arguments: [suffix, suffix] + arguments)
     }
 
     /// Marks articles read or unread.

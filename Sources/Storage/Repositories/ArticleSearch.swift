@@ -14,50 +14,45 @@ internal import GRDB
 /// - a word of letters and digits also matches the start of a word with its accents ignored
 ///   (`cafe` finds "Café").
 ///
-/// The index (see `SearchIndexFile`) holds, for each article, its chunks: the runs of
-/// characters between white space in its title and text, case folded (`articleChunks`, whose
-/// tokenizer `tidings_chunks` is in `CSQLiteShims`). A search word never holds white space, so
-/// every match lies whole in one chunk: a word's articles are those holding one of the chunks
-/// that match it. The chunks are found in the vocabulary, each distinct chunk once (`chunk`),
-/// through its own two indexes: `chunkWords` (unicode61, accents removed) finds the chunks where
-/// a word starts, and `chunkTrigrams` (trigrams, two spaces after each chunk) the chunks holding
-/// a word of three or more characters, checked against the chunk's text, or the trigrams that
-/// begin with a one- or two-character word. An article's text is read only for a word longer
-/// than what one chunk term holds (see `maxProbe`). The vocabulary grows with the words of the
-/// feeds, not with their text, so indexing an article costs one term per distinct chunk, not
-/// one per trigram. Quotes, operators and punctuation are never read as query syntax: every
-/// term is quoted.
+/// Two FTS5 indexes serve this. `articleSearch` (unicode61, accents removed) finds word
+/// starts. `articleSubstring` (trigram, `detail=none`) holds every three-character sequence of
+/// each title and text: a long word's trigrams find the articles that hold all of them, and
+/// the few whose trigrams are not in one run are dropped by reading the text (only for those the
+/// word index did not already match). A one- or two-character word reads the trigram index's
+/// vocabulary for the trigrams that begin with it; two spaces after each indexed text give
+/// every character a trigram of its own. The trigram index's tokenizer (`tidings_trigram`, see
+/// `CSQLiteShims`) keeps each trigram of a text once and none a word without white space
+/// can ask for. Quotes, operators and punctuation are never read as
+/// query syntax: every term is quoted.
 struct ArticleSearch {
     /// One word of the search and the ways it may match.
     struct Word: Equatable {
-        /// An FTS5 query for the vocabulary's word index that matches the word as the start of a
-        /// word; `nil` when the word holds anything the word index cuts words at (see
-        /// `staysInOneWord`).
+        /// An FTS5 query for the word index that matches the word as the start of a word; `nil`
+        /// when the word holds anything the word index cuts words at (see `staysInOneWord`).
         var wordStart: String?
-        /// How the vocabulary's trigram index finds the chunks holding the word.
+        /// How the substring index finds the word.
         var substring: SubstringMatch
-        /// The word lowercased, as the index folds it.
+        /// The word lowercased, as the substring index folds it.
         var folded: String
     }
 
-    /// How the vocabulary's trigram index finds the chunks holding one word.
+    /// How the substring index finds one word.
     enum SubstringMatch: Equatable {
-        /// An FTS5 query of the trigrams of `probe` (the word, or its first `maxProbe` characters),
-        /// whose chunks are then checked to hold `probe`; `exact` when `probe` is the whole word,
-        /// so that those chunks are exactly the word's; otherwise their articles' text is read.
-        case trigrams(String, probe: String, exact: Bool)
-        /// The chunks holding a trigram that begins with the word, between these two terms.
+        /// An FTS5 query of the word's trigrams; `exact` when the word is one trigram, so that
+        /// every match holds it; otherwise matches are confirmed against the text.
+        case trigrams(String, exact: Bool)
+        /// The trigrams that begin with the word, between these two vocabulary terms.
         case trigramsStarting(from: String, through: String)
         /// Not searched for as a substring (a short word of a script written with spaces).
         case none
     }
 
+    /// The text appended to every title and text in the substring index (see the type's
+    /// documentation). Triggers and the indexer write it; it is part of the stored index.
+    static let indexedSuffix = "  "
+
     /// The most trigrams of one word that a query asks the index for.
     static let maxTrigrams = 32
-
-    /// The most characters of a word looked for in the chunks: every run of this many
-    /// characters lies whole in one chunk term (`TIDINGS_CHUNK_MAX - TIDINGS_CHUNK_STEP + 1`).
-    static let maxProbe = Int(TIDINGS_CHUNK_MAX - TIDINGS_CHUNK_STEP + 1)
 
     let words: [Word]
 
@@ -110,22 +105,18 @@ struct ArticleSearch {
         let wordStart = lettersAndDigits ? quoted(text) + "*" : nil
         let substring: SubstringMatch
         if scalars.count >= 3 {
-            // Every chunk that holds the word holds all of its trigrams, so a sample of them
-            // finds a superset that the chunk's text then decides.
-            let probe = scalars.prefix(maxProbe)
-            let starts = Array(0...(probe.count - 3))
+            // Every match holds all of the word's trigrams, so a sample of them finds a superset
+            // that the text then confirms: a pasted paragraph costs no more than a long word.
+            let starts = Array(0...(scalars.count - 3))
             let step = max(1, (starts.count + maxTrigrams - 1) / maxTrigrams)
             var seen = Set<String>()
             var terms: [String] = []
             for start in stride(from: 0, to: starts.count, by: step) {
                 var trigram = ""
-                trigram.unicodeScalars.append(contentsOf: probe[start..<start + 3])
+                trigram.unicodeScalars.append(contentsOf: scalars[start..<start + 3])
                 if seen.insert(trigram).inserted { terms.append(quoted(trigram)) }
             }
-            var probeText = ""
-            probeText.unicodeScalars.append(contentsOf: probe)
-            substring = .trigrams(
-                terms.joined(separator: " "), probe: probeText, exact: probe.count == scalars.count)
+            substring = .trigrams(terms.joined(separator: " "), exact: scalars.count == 3)
         } else if !lettersAndDigits || scalars.contains(where: isUnspacedScript) {
             substring = .trigramsStarting(from: folded, through: folded + "\u{10FFFF}\u{10FFFF}")
         } else {
@@ -181,96 +172,57 @@ struct ArticleSearch {
         }
     }
 
-    /// The texts of the vocabulary's chunks that match `word`, as a compound SELECT.
-    private static func chunks(_ word: Word) -> (sql: String, arguments: StatementArguments) {
-        var parts: [String] = []
-        var arguments = StatementArguments()
-        if let wordStart = word.wordStart {
-            parts.append("SELECT text FROM chunk WHERE id IN (SELECT rowid FROM chunkWords WHERE chunkWords MATCH ?)")
-            arguments += [wordStart]
-        }
-        switch word.substring {
-        case .trigrams(let pattern, let probe, _):
-            let holds =
-                probe.unicodeScalars.count == 3
-                // One trigram: every chunk whose trigrams hold it holds the word.
-                ? ""
-                : probe.unicodeScalars.allSatisfy(\.isASCII)
-                    // The chunks are folded already, and SQLite's instr compares bytes.
-                    ? " AND instr(text, ?) > 0" : " AND \(containsFunction.name)(text, ?)"
-            parts.append(
-                "SELECT text FROM chunk WHERE id IN (SELECT rowid FROM chunkTrigrams WHERE chunkTrigrams MATCH ?)"
-                    + holds)
-            arguments += [pattern]
-            if !holds.isEmpty { arguments += [probe] }
-        case .trigramsStarting(let from, let through):
-            parts.append(
-                "SELECT text FROM chunk WHERE id IN (SELECT doc FROM chunkTrigramTerms WHERE term >= ? AND term <= ?)")
-            arguments += [from, through]
-        case .none:
-            break
-        }
-        return (parts.joined(separator: " UNION "), arguments)
-    }
-
-    /// The ids of the articles holding a chunk that matches `word`, as a SELECT of `id`.
-    private static func articles(_ word: Word) -> (sql: String, arguments: StatementArguments) {
-        let chunks = chunks(word)
-        return ("SELECT doc AS id FROM articleChunkTerms WHERE term IN (\(chunks.sql))", chunks.arguments)
-    }
-
-    /// Whether the chunks decide `word` exactly: not when only a probe of a longer word was
-    /// looked for.
-    private static func isExact(_ word: Word) -> Bool {
-        if case .trigrams(_, _, exact: false) = word.substring { return false }
-        return true
-    }
-
-    /// The ids of the articles that match, as a compound SELECT, and its arguments: each
-    /// indexed word's articles, intersected.
+    /// The ids of the articles that match, as a compound SELECT, and its arguments: for each
+    /// word, its word-start matches with its substring candidates, and the words intersected.
     func candidates() -> (sql: String, arguments: StatementArguments) {
         var selects: [String] = []
         var arguments = StatementArguments()
         for word in words.prefix(Self.maxIndexedWords) {
-            let articles = Self.articles(word)
-            selects.append(articles.sql)
-            arguments += articles.arguments
+            var parts: [String] = []
+            if let wordStart = word.wordStart {
+                parts.append("SELECT rowid AS id FROM articleSearch WHERE articleSearch MATCH ?")
+                arguments += [wordStart]
+            }
+            switch word.substring {
+            case .trigrams(let pattern, _):
+                parts.append("SELECT rowid AS id FROM articleSubstring WHERE articleSubstring MATCH ?")
+                arguments += [pattern]
+            case .trigramsStarting(let from, let through):
+                parts.append("SELECT doc AS id FROM articleSubstringTerms WHERE term >= ? AND term <= ?")
+                arguments += [from, through]
+            case .none:
+                break
+            }
+            selects.append("SELECT id FROM (\(parts.joined(separator: " UNION ")))")
         }
         return (selects.joined(separator: " INTERSECT "), arguments)
     }
 
-    /// The conditions that confirm candidates: a word longer than a chunk term holds is read in
-    /// the text, and every word past the indexed ones is looked up as the indexed ones are.
+    /// The conditions that confirm candidates against the text: for a word found through
+    /// several trigrams (they may lie apart in a match), and for every word past the indexed
+    /// ones. The word starts a word, or the title or text holds it.
     func confirmations() -> [(sql: String, arguments: StatementArguments)] {
         words.enumerated().compactMap { index, word in
-            if index < Self.maxIndexedWords {
-                return Self.isExact(word) ? nil : Self.textCheck(word)
-            }
-            return Self.condition(word)
+            let indexed = index < Self.maxIndexedWords
+            if indexed, case .trigrams(_, exact: true) = word.substring { return nil }
+            if indexed, case .trigramsStarting = word.substring { return nil }
+            if indexed, word.substring == .none { return nil }
+            return Self.confirmation(of: word)
         }
     }
 
-    /// `word` as a condition on the article in hand: it holds one of the word's chunks (and,
-    /// for a word longer than a chunk term holds, its text holds the word, or a word starts
-    /// with it).
-    private static func condition(_ word: Word) -> (sql: String, arguments: StatementArguments) {
-        let articles = articles(word)
-        let lookup = (sql: "+article.id IN (\(articles.sql))", arguments: articles.arguments)
-        guard !isExact(word), let check = textCheck(word) else { return lookup }
-        return ("(\(lookup.sql) AND \(check.sql))", lookup.arguments + check.arguments)
-    }
-
-    /// For a word longer than a chunk term holds: a word of the article starts with it, or its
-    /// title or text holds it.
-    private static func textCheck(_ word: Word) -> (sql: String, arguments: StatementArguments)? {
+    /// The word starts a word, or (unless it is a short word of a spaced script, which matches
+    /// word starts only) the title or text holds it.
+    private static func confirmation(of word: Word) -> (sql: String, arguments: StatementArguments)? {
+        let wordStartClause = "article.id IN (SELECT rowid FROM articleSearch WHERE articleSearch MATCH ?)"
+        if word.substring == .none {
+            guard let wordStart = word.wordStart else { return nil }
+            return (wordStartClause, [wordStart])
+        }
         var alternatives: [String] = []
         var arguments = StatementArguments()
         if let wordStart = word.wordStart {
-            alternatives.append(
-                """
-                article.id IN (SELECT doc FROM articleChunkTerms WHERE term IN (SELECT text FROM chunk WHERE id IN \
-                (SELECT rowid FROM chunkWords WHERE chunkWords MATCH ?)))
-                """)
+            alternatives.append(wordStartClause)
             arguments += [wordStart]
         }
         let holds = textHolds(word)
@@ -293,23 +245,82 @@ struct ArticleSearch {
     }
 
     /// The same matches as `candidates()` with `confirmations()`, as conditions on the article in
-    /// hand, for a walk of the date index (`ArticleRepository.searchWalksDates`): each word's
-    /// articles are read once, into a set the walk looks ids up in.
+    /// hand, for a walk of the date index (`ArticleRepository.searchWalksDates`): each indexed
+    /// word starts a word there, or its substring candidates hold the article (and, for a word
+    /// found through several trigrams, so does its text); the words past them are confirmed as
+    /// there. Each index is read once, into a set the walk looks ids up in; no union is built.
     func walkConditions() -> [(sql: String, arguments: StatementArguments)] {
-        words.map(Self.condition)
+        words.enumerated().compactMap { index, word in
+            guard index < Self.maxIndexedWords else { return Self.confirmation(of: word) }
+            var alternatives: [String] = []
+            var arguments = StatementArguments()
+            if let wordStart = word.wordStart {
+                alternatives.append("+article.id IN (SELECT rowid FROM articleSearch WHERE articleSearch MATCH ?)")
+                arguments += [wordStart]
+            }
+            switch word.substring {
+            case .trigrams(let pattern, let exact):
+                let candidate = "+article.id IN (SELECT rowid FROM articleSubstring WHERE articleSubstring MATCH ?)"
+                arguments += [pattern]
+                if exact {
+                    alternatives.append(candidate)
+                } else {
+                    let holds = Self.textHolds(word)
+                    alternatives.append("(\(candidate) AND \(holds.sql))")
+                    arguments += holds.arguments
+                }
+            case .trigramsStarting(let from, let through):
+                alternatives.append(
+                    "+article.id IN (SELECT doc FROM articleSubstringTerms WHERE term >= ? AND term <= ?)")
+                arguments += [from, through]
+            case .none:
+                break
+            }
+            return ("(" + alternatives.joined(separator: " OR ") + ")", arguments)
+        }
     }
 
-    /// At most how many articles match, or about that: for each indexed word, how many
-    /// articles hold each of its chunks (the index's row vocabulary counts them), summed, and
-    /// the fewest of those over the words.
+    /// At most how many articles match, or about that, from the two indexes' vocabularies (how
+    /// many articles hold each term, not which): for each indexed word, the articles holding a
+    /// word it starts plus those holding the rarest of its trigrams, and the fewest of those.
+    /// Read through the indexes' row vocabularies (migration v13), in a few milliseconds even
+    /// for a word in every article.
     func estimatedMatches(_ db: Database) throws -> Int {
         var fewest = Int.max
         for word in words.prefix(Self.maxIndexedWords) {
-            let chunks = Self.chunks(word)
-            let count =
-                try Int.fetchOne(
-                    db, sql: "SELECT coalesce(sum(doc), 0) FROM articleChunkRows WHERE term IN (\(chunks.sql))",
-                    arguments: chunks.arguments) ?? 0
+            var count = 0
+            if word.wordStart != nil {
+                // The word index folds case and drops accents; the estimate does the same.
+                let prefix = word.folded.folding(options: .diacriticInsensitive, locale: nil)
+                count +=
+                    try Int.fetchOne(
+                        db, sql: "SELECT coalesce(sum(doc), 0) FROM articleSearchRows WHERE term >= ? AND term < ?",
+                        arguments: [prefix, prefix + "\u{10FFFF}"]) ?? 0
+            }
+            switch word.substring {
+            case .trigrams:
+                let scalars = Array(word.folded.unicodeScalars)
+                let trigrams = (0...(scalars.count - 3)).prefix(Self.maxTrigrams).map { start in
+                    var trigram = ""
+                    trigram.unicodeScalars.append(contentsOf: scalars[start..<start + 3])
+                    return trigram
+                }
+                let placeholders = Array(repeating: "?", count: trigrams.count).joined(separator: ", ")
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT count(*), min(doc) FROM articleSubstringRows WHERE term IN (\(placeholders))",
+                    arguments: StatementArguments(trigrams))
+                // A trigram no article holds: no article holds the word.
+                if let row, row[0] as Int == Set(trigrams).count {
+                    count += row[1] as Int? ?? 0
+                }
+            case .trigramsStarting(let from, let through):
+                count +=
+                    try Int.fetchOne(
+                        db, sql: "SELECT coalesce(sum(doc), 0) FROM articleSubstringRows WHERE term >= ? AND term <= ?",
+                        arguments: [from, through]) ?? 0
+            case .none:
+                break
+            }
             fewest = min(fewest, count)
         }
         return fewest

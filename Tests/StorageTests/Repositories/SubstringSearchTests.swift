@@ -286,17 +286,17 @@ struct SubstringSearchTests {
     @Test(
         "words are parsed into word-start and substring matches",
         arguments: [
-            ("swift", #""swift"*"#, ArticleSearch.SubstringMatch.trigrams(#""swi" "wif" "ift""#, probe: "swift", exact: true)),
+            ("swift", #""swift"*"#, ArticleSearch.SubstringMatch.trigrams(#""swi" "wif" "ift""#, exact: false)),
             ("Go", #""Go"*"#, .none),
-            ("abc", #""abc"*"#, .trigrams(#""abc""#, probe: "abc", exact: true)),
-            ("aaaa", #""aaaa"*"#, .trigrams(#""aaa""#, probe: "aaaa", exact: true)),
+            ("abc", #""abc"*"#, .trigrams(#""abc""#, exact: true)),
+            ("aaaa", #""aaaa"*"#, .trigrams(#""aaa""#, exact: false)),
             ("天気", #""天気"*"#, .trigramsStarting(from: "天気", through: "天気\u{10FFFF}\u{10FFFF}")),
             ("🦀", nil, .trigramsStarting(from: "🦀", through: "🦀\u{10FFFF}\u{10FFFF}")),
-            ("a\"b", nil, .trigrams(#""a""b""#, probe: "a\"b", exact: true)),
+            ("a\"b", nil, .trigrams(#""a""b""#, exact: true)),
             ("C#", nil, .trigramsStarting(from: "c#", through: "c#\u{10FFFF}\u{10FFFF}")),
             ("रा", nil, .trigramsStarting(from: "रा", through: "रा\u{10FFFF}\u{10FFFF}")),
-            ("école", #""école"*"#, .trigrams(#""éco" "col" "ole""#, probe: "école", exact: true)),
-            ("e\u{301}cole", #""école"*"#, .trigrams(#""éco" "col" "ole""#, probe: "école", exact: true)),
+            ("école", #""école"*"#, .trigrams(#""éco" "col" "ole""#, exact: false)),
+            ("e\u{301}cole", #""école"*"#, .trigrams(#""éco" "col" "ole""#, exact: false)),
         ] as [(String, String?, ArticleSearch.SubstringMatch)])
     func parsing(text: String, wordStart: String?, substring: ArticleSearch.SubstringMatch) throws {
         let word = try #require(ArticleSearch(text)?.words.first)
@@ -352,83 +352,16 @@ struct SearchIndexUpgradeTests {
         #expect(try await repository.count(matching: ArticleQuery(search: "actors")) == 1)
         #expect(try await repository.updateSearchIndex() == 0)
         try await checkSearchIndexes(database)
-        try await expectChunkIndex(database)
-    }
-
-    /// The index is the chunk index, with FTS5's merges of eight, and nothing of the designs before.
-    func expectChunkIndex(_ database: AppDatabase) async throws {
-        let tables = try await database.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM search.sqlite_master WHERE type = 'table' ORDER BY name")
+        let wordIndex = try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM search.sqlite_master WHERE name = 'articleSearch'")
         }
-        #expect(tables.contains("chunk") && tables.contains("articleChunks"), "\(tables)")
-        #expect(!tables.contains { $0.hasPrefix("articleSearch") || $0.hasPrefix("articleSubstring") }, "\(tables)")
-        let chunkIndex = try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT sql FROM search.sqlite_master WHERE name = 'articleChunks'")
-        }
-        #expect(chunkIndex?.contains("detail=none, columnsize=0") == true)
+        #expect(wordIndex?.contains("detail=none, columnsize=0") == true)
         let merges = try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT v FROM search.articleChunks_config WHERE k = 'automerge'")
+            try ["articleSearch_config", "articleSubstring_config"].map { table in
+                try Int.fetchOne(db, sql: "SELECT v FROM \(table) WHERE k = 'automerge'")
+            }
         }
-        #expect(merges == 8)
-    }
-
-    @Test("an index file of the design before (a word index and a trigram index of every text) is built again as chunks")
-    func upgradeFromTrigramIndex() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "tidings-upgrade-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("tidings.sqlite").path
-        do {
-            let database = try AppDatabase(path: path)
-            let feedID = try await addFeed(database)
-            _ = try await ArticleRepository(database: database).merge(
-                [
-                    article(feedID, "a", age: 1, title: "今日は天気がいい", text: "JavaScript tips"),
-                    article(feedID, "b", age: 2, title: "Swift", text: "Actors"),
-                ], intoFeed: feedID, now: now)
-        }
-        // The index file as the release before wrote it, up to date with the articles.
-        let token = try await DatabaseQueue(path: path).read { db in
-            try String.fetchOne(db, sql: "SELECT token FROM articleSearchIndexFile")
-        }
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + "-search" + suffix) }
-        let index = try DatabaseQueue(
-            path: path + "-search",
-            configuration: AppDatabase.configuration(options: .init(), storePath: ":memory:", onStatement: nil))
-        try await index.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA application_id = 1415866217")
-        }
-        try await index.write { db in
-            try db.execute(
-                sql: """
-                    CREATE VIRTUAL TABLE articleSearch USING fts5(
-                        title, body, content='', detail=none, columnsize=0,
-                        tokenize='unicode61 remove_diacritics 2');
-                    CREATE VIRTUAL TABLE articleSubstring USING fts5(
-                        title, body, content='', detail=none, columnsize=0, tokenize='tidings_trigram');
-                    CREATE VIRTUAL TABLE articleSubstringTerms USING fts5vocab(articleSubstring, 'instance');
-                    CREATE VIRTUAL TABLE articleSearchRows USING fts5vocab(articleSearch, 'row');
-                    CREATE VIRTUAL TABLE articleSubstringRows USING fts5vocab(articleSubstring, 'row');
-                    CREATE TABLE searchState (
-                        id INTEGER PRIMARY KEY CHECK (id = 1), indexedThrough INTEGER NOT NULL,
-                        appliedSeq INTEGER NOT NULL, token TEXT NOT NULL);
-                    INSERT INTO articleSearch (rowid, title, body)
-                    VALUES (1, '今日は天気がいい', 'JavaScript tips'), (2, 'Swift', 'Actors');
-                    INSERT INTO articleSubstring (rowid, title, body)
-                    VALUES (1, '今日は天気がいい  ', 'JavaScript tips  '), (2, 'Swift  ', 'Actors  ');
-                    """)
-            try db.execute(sql: "INSERT INTO searchState VALUES (1, 2, 0, ?)", arguments: [token])
-        }
-        try index.close()
-        let database = try AppDatabase(path: path)
-        let repository = ArticleRepository(database: database)
-        #expect(try await repository.count(matching: ArticleQuery(search: "天気")) == 1)
-        #expect(try await repository.count(matching: ArticleQuery(search: "script")) == 1)
-        #expect(try await repository.count(matching: ArticleQuery(search: "actors")) == 1)
-        #expect(try await repository.updateSearchIndex() == 0)
-        try await checkSearchIndexes(database)
-        try await expectChunkIndex(database)
+        #expect(merges == [8, 8])
     }
 }
 
