@@ -5,6 +5,9 @@
 #                refresh's CPU time (user + sys: divided by the cores, the floor of any schedule);
 #                the cold refresh again with search indexing deferred (TIDINGS_DEFER_SEARCH_INDEX);
 #                newsboat -x reload
+#   prose        250 feeds x 50 items of prose (the manual pages, Benchmarks/prose_corpus.py: a real
+#                vocabulary, where the shared corpus has about a thousand words), served by Python
+#                on 127.0.0.1:18092: the cold refresh, with search indexing and deferred; newsboat
 #   refresh2500  the same feeds under 10 prefixes (make-scale.sh: 2,500 subscriptions, one host),
 #                with the TCP connections each run opens; newsboat -x reload of the same URLs
 #   lists        items, items --unread, feed list on 100,000 and 1,000,000 articles (copies of the
@@ -36,7 +39,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS="${REPS:-3}"
 RUNS="${RUNS:-20}"
-SECTIONS="${SECTIONS:-refresh250 refresh2500 lists search startup import parse memory bytes retention chores accounts}"
+SECTIONS="${SECTIONS:-refresh250 prose refresh2500 lists search startup import parse memory bytes retention chores accounts}"
 PEERS="${PEERS:-$PWD/../shared/bench}"
 CORPUS=/tmp/feedcorpus
 SCALE=/tmp/feedcorpus-scale
@@ -183,6 +186,28 @@ if wants refresh250; then
   record "refresh 250 feeds, cold: TCP connections" "$conns" "$(newsboat_connections "$CORPUS/urls.txt")" newsboat \
     "reused per host"
   echo "$rss" >"$WORK/rss250"
+fi
+
+if wants prose; then
+  echo "refresh, 250 feeds of prose (manual pages)"
+  # Text with a real vocabulary (Benchmarks/prose_corpus.py): the shared corpus's 12,500
+  # articles hold about a thousand distinct words, and what search indexing costs grows with
+  # them. Served by Python's HTTP server on 127.0.0.1, started and stopped here.
+  prose="$WORK/prose-corpus"
+  words=$(python3 Benchmarks/prose_corpus.py "$prose" http://127.0.0.1:18092)
+  python3 -m http.server 18092 --bind 127.0.0.1 --directory "$prose" >/dev/null 2>&1 &
+  server=$!
+  trap 'kill $server 2>/dev/null' EXIT
+  for _ in $(seq 50); do curl -sf -o /dev/null http://127.0.0.1:18092/urls.txt && break; sleep 0.1; done
+  read -r cold _ rss _ cpu <<<"$(tidings_refresh "$prose/urls.txt" prose)"
+  deferred=$(deferred_refresh prose)
+  read -r ncold _ nrss ncpu <<<"$(newsboat_reload "$prose/urls.txt")"
+  kill "$server" 2>/dev/null; trap - EXIT
+  record "refresh 250 feeds of prose, cold ($words)" "$(sec "$cold")" "$(sec "$ncold")" newsboat \
+    "<= 0.2x newsboat ($(sec "$(echo "$ncold * 0.2" | bc -l)"))"
+  record "refresh 250 feeds of prose, cold: peak RSS" "$(mb "$rss")" "$(mb "$nrss")" newsboat "-"
+  cpu_floor_row "refresh 250 feeds of prose" "$cpu" "$ncpu" "$ncold"
+  indexing_row "refresh 250 feeds of prose" "$cold" "$deferred"
 fi
 
 if wants refresh2500; then
