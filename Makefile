@@ -82,30 +82,28 @@ system-deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+# $(call python-venv,DIR,PACKAGES,MODULES): a virtual environment in DIR holding PACKAGES, made
+# (again) unless its Python imports every one of MODULES.
+define python-venv
+	@if [ ! -x "$(1)/bin/python3" ] || ! "$(1)/bin/python3" -c '$(foreach module,$(3),import $(module);)' 2>/dev/null; then \
+	  echo "Installing $(2) into $(1)"; \
+	  if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then \
+	    $(SUDO) apt-get update -qq && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; \
+	  fi; \
+	  rm -rf "$(1)" && python3 -m venv "$(1)" && \
+	  "$(1)/bin/pip" install -q --disable-pip-version-check $(2); \
+	fi
+endef
+
 ## caldav-tools: Radicale, Xandikos, caldav, vdirsyncer and todoman in a virtual environment
 ## under .build/tools/caldav.
 caldav-tools:
-	@if [ ! -x "$(CALDAV_TOOLS)/bin/python3" ] || ! "$(CALDAV_TOOLS)/bin/python3" -c 'import radicale, xandikos, caldav, vdirsyncer, todoman' 2>/dev/null; then \
-	  echo "Installing $(CALDAV_PACKAGES) into $(CALDAV_TOOLS)"; \
-	  if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then \
-	    $(SUDO) apt-get update -qq && \
-	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; \
-	  fi; \
-	  rm -rf "$(CALDAV_TOOLS)" && python3 -m venv "$(CALDAV_TOOLS)" && \
-	  "$(CALDAV_TOOLS)/bin/pip" install -q --disable-pip-version-check $(CALDAV_PACKAGES); \
-	fi
+	$(call python-venv,$(CALDAV_TOOLS),$(CALDAV_PACKAGES),radicale xandikos caldav vdirsyncer todoman)
 
 ## fever-tools: Coldsweat (a Fever API server) in a virtual environment under .build/tools/fever.
 fever-tools:
-	@if [ ! -x "$(FEVER_TOOLS)/bin/coldsweat" ] || ! "$(FEVER_TOOLS)/bin/python3" -c 'import coldsweat' 2>/dev/null; then \
-	  echo "Installing $(FEVER_PACKAGES) into $(FEVER_TOOLS)"; \
-	  if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then \
-	    $(SUDO) apt-get update -qq && \
-	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; \
-	  fi; \
-	  rm -rf "$(FEVER_TOOLS)" && python3 -m venv "$(FEVER_TOOLS)" && \
-	  "$(FEVER_TOOLS)/bin/pip" install -q --disable-pip-version-check $(FEVER_PACKAGES); \
-	fi
+	$(call python-venv,$(FEVER_TOOLS),$(FEVER_PACKAGES),coldsweat)
 
 build: system-deps
 	$(SWIFT) build
