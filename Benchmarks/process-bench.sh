@@ -123,9 +123,10 @@ cpu_floor_row() {
     "$(sec "$2") (/ $cores cores = $(sec "$(echo "$2 / $cores" | bc -l)"))" "$(sec "$3")" newsboat \
     "floor for the cold goal ($(sec "$(echo "$4 * 0.2" | bc -l)")): CPU / cores"
 }
-# tidings_refresh URLS NAME: cold and warm medians, peak RSS and connections of one cold run.
+# tidings_refresh URLS NAME [counting]: cold and warm medians, peak RSS, the connections of one
+# more cold run (`-` when COUNTING is `no`), and the median CPU time.
 tidings_refresh() {
-  local urls=$1 name=$2 cold=() warm=() rss=() cpu=()
+  local urls=$1 name=$2 counting=${3:-yes} cold=() warm=() rss=() cpu=()
   opml "$urls" >"$WORK/$name.opml"
   for rep in $(seq "$REPS"); do
     local home="$WORK/$name-$rep"
@@ -136,10 +137,12 @@ tidings_refresh() {
     read -r wall _ <"$WORK/t"; warm+=("$wall")
   done
   # The TCP connections a cold refresh opens (one more run).
-  local home="$WORK/$name-connections"
-  "$BIN" --home "$home" -c "feed import $WORK/$name.opml" >/dev/null
-  local connections
-  connections=$(opened "$BIN" --home "$home" -c "feed refresh")
+  local connections=-
+  if [ "$counting" = yes ]; then
+    local home="$WORK/$name-connections"
+    "$BIN" --home "$home" -c "feed import $WORK/$name.opml" >/dev/null
+    connections=$(opened "$BIN" --home "$home" -c "feed refresh")
+  fi
   echo "$(printf '%s\n' "${cold[@]}" | median) $(printf '%s\n' "${warm[@]}" | median) $(printf '%s\n' "${rss[@]}" | median) $connections $(printf '%s\n' "${cpu[@]}" | median)"
 }
 
@@ -201,7 +204,7 @@ if wants prose; then
     server=$!
     trap 'kill $server 2>/dev/null' EXIT
     for _ in $(seq 50); do curl -sf -o /dev/null http://127.0.0.1:18092/urls.txt && break; sleep 0.1; done
-    read -r cold _ rss _ cpu <<<"$(tidings_refresh "$prose/urls.txt" prose)"
+    read -r cold _ rss _ cpu <<<"$(tidings_refresh "$prose/urls.txt" prose no)"
     deferred=$(deferred_refresh prose)
     read -r ncold _ nrss ncpu <<<"$(newsboat_reload "$prose/urls.txt")"
     kill "$server" 2>/dev/null; trap - EXIT
