@@ -99,13 +99,12 @@ struct AppEnvironment {
                     items: values["keep-items"].flatMap { Int($0) }, days: values["keep-days"].flatMap { Int($0) })
             }, indexesSearch: environment["TIDINGS_DEFER_SEARCH_INDEX"] != "1")
         let tasks = TaskService(store: store, now: now, calendar: calendar)
+        let netrc = netrcURL(environment: environment)
         let choreSync = ChoreSyncService(
-            store: store, transport: transport,
-            credentials: .environmentAndNetrc(environment, netrc: netrcURL(environment: environment)),
+            store: store, transport: transport, credentials: .environmentAndNetrc(environment, netrc: netrc),
             calendar: calendar, now: now)
         let accounts = AccountService(
-            store: store, transport: transport,
-            credentials: .environmentAndNetrc(environment, netrc: netrcURL(environment: environment)), now: now)
+            store: store, transport: transport, credentials: .environmentAndNetrc(environment, netrc: netrc), now: now)
         let downloader = (downloadTransport ?? makeDefaultStreamingTransport()).map {
             FileDownloader(transport: $0)
         }
