@@ -42,7 +42,7 @@ CALDAV_PACKAGES  = radicale==3.9.0 xandikos==0.4.10 caldav==3.6.0 vdirsyncer==0.
 FEVER_TOOLS      = $(CURDIR)/.build/tools/fever
 FEVER_PACKAGES   = coldsweat==0.10.2
 
-.PHONY: deps system-deps caldav-tools fever-tools build release release-bin run test examples bench-build docs bench fuzz format lint clean install uninstall
+.PHONY: deps system-deps caldav-tools fever-tools build release release-bin start-floor run test examples bench-build docs bench fuzz format lint clean install uninstall
 
 ## deps: install libsqlite3-dev, libedit-dev and libxml2-dev when pkg-config cannot find them,
 ## libncurses-dev, libbsd-dev and libmd-dev when their static archives are missing (the release
@@ -136,12 +136,19 @@ release: system-deps
 	fi; \
 	"$(RELEASE_BIN)" --version >/dev/null
 
-## run: the REPL on a demo home that already holds the bundled sample feeds and two chores
-## (Demo/setup.tidings, loaded once into a fresh demo home; delete the home to start over).
 ## release-bin: the path of the release binary (for scripts).
 release-bin:
 	@echo "$(RELEASE_BIN)"
 
+## start-floor: builds Tools/StartFloor (GRDB opens the database and inserts one task, nothing
+## else) with the release binary's flags, and prints its path: the floor of `task add` on this
+## stack, which Benchmarks/process-bench.sh times beside it.
+start-floor: system-deps
+	@$(SWIFT) build $(RELEASE_FLAGS) --product StartFloor >/dev/null
+	@echo "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/StartFloor"
+
+## run: the REPL on a demo home that already holds the bundled sample feeds and two chores
+## (Demo/setup.tidings, loaded once into a fresh demo home; delete the home to start over).
 run: release
 	@bin="$(RELEASE_BIN)"; \
 	if [ ! -f "$(DEMO_HOME)/tidings.sqlite" ]; then \

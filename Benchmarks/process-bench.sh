@@ -13,7 +13,8 @@
 #   lists        items, items --unread, feed list on 100,000 and 1,000,000 articles (copies of the
 #                corpus' articles); the same page query in the sqlite3 shell
 #   search       items --search on 100,000 articles; the LIKE scan newsboat's search runs
-#   startup      --version and task add; taskwarrior's task --version and task add
+#   startup      --version and task add; taskwarrior's task --version and task add; the floor of
+#                task add on GRDB (Tools/StartFloor: open the same file, insert one task, exit)
 #   import       feed import of 50,000 outlines, then feed list; newsboat -i of the same OPML
 #   parse        the 20 MB corpus feed, the 25 MB CDATA feed and the 250 XML feeds: FeedParser
 #                in-process (Benchmarks/Tools/ParseTimer, documents in memory) beside
@@ -303,8 +304,13 @@ if wants startup; then
   ours_version=$(timed_median "$RUNS" "$BIN" --version)
   home="$WORK/tasks"; "$BIN" --home "$home" -c "task add warm-up" >/dev/null
   ours_add=$(timed_median 200 "$BIN" --home "$home" -c "task add Bench task")
+  floor_bin="$(make -s start-floor)"
+  "$floor_bin" "$home/tidings.sqlite" "warm-up" >/dev/null
+  floor_add=$(timed_median 200 "$floor_bin" "$home/tidings.sqlite" "Bench task")
   record "--version" "$(ms "$ours_version")" "$(ms "$task_version")" "taskwarrior task --version" "< 5 ms"
   record "task add" "$(ms "$ours_add")" "$(ms "$task_add")" "taskwarrior task add" "<= taskwarrior"
+  record "task add's floor on GRDB (Tools/StartFloor: open the file as Tidings does, insert one task, exit)" \
+    "$(ms "$floor_add")" "$(ms "$task_add")" "taskwarrior task add" "evidence: no GRDB-based task add is faster"
 fi
 
 if wants import; then
