@@ -154,9 +154,14 @@ extension FeedService {
             }
             return summary
         }
+        // The indexer stops after the batch it is on, and the index takes the rest of what the
+        // merges stored while the marks below are written: it has its own writer and file (see
+        // `SearchIndexFile`), so the two go on beside each other, on both cores.
         indexer.cancel()
-        await indexer.value
         if Task.isCancelled { summary.cancelled = true }
+        let finishesIndex = indexesSearch && !summary.cancelled
+        async let indexingFailure = finishesIndex ? Self.updateSearchIndex(index) : nil
+        if finishesIndex, summary.newItems > 0 { progress?(.indexing(newItems: summary.newItems)) }
         if summary.newItems > 0 {
             do {
                 summary.arrivedRead = try await storage { () async throws(StorageError) in
@@ -170,16 +175,9 @@ extension FeedService {
                 summary.storingFailed = true
             }
         }
+        await indexer.value
+        summary.searchIndexFailure = await indexingFailure
         if !summary.cancelled {
-            // Index what the merges stored now, so that no search pays for it.
-            if indexesSearch {
-                if summary.newItems > 0 { progress?(.indexing(newItems: summary.newItems)) }
-                do {
-                    try await articles.updateSearchIndex()
-                } catch {
-                    summary.searchIndexFailure = FeedError(error).errorDescription ?? "\(error)"
-                }
-            }
             // Then what retention lets go (nothing to do without a policy).
             do {
                 summary.purged = try await purge()
@@ -193,6 +191,16 @@ extension FeedService {
         summary.failed.sort { $0.feedID < $1.feedID }  // feeds finish in any order; report them in id order
         progress?(.finished(summary))
         return summary
+    }
+
+    /// Brings the search index up to date; what went wrong, if anything.
+    private static func updateSearchIndex(_ articles: ArticleRepository) async -> String? {
+        do {
+            try await articles.updateSearchIndex()
+            return nil
+        } catch {
+            return FeedError(error).errorDescription ?? "\(error)"
+        }
     }
 
     /// How many articles one transaction of the index writer takes while a refresh merges.

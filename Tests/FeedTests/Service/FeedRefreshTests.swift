@@ -427,6 +427,32 @@ struct FeedSearchIndexingTests {
         }
     }
 
+    @Test("an index that cannot be written is reported, and the refresh stores its articles and marks all the same")
+    func indexFailureReported() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            server.serve("https://x.test/f", body: rss(title: "X", count: 3))
+            let service = makeService(database, server)
+            let feed = try #require(try await subscribe(service, ["https://x.test/f"]).first)
+            // The index file loses the table of its marks (another program, a broken copy): the
+            // index writer's next transaction fails, the articles' writer goes on.
+            let index = try DatabaseQueue(path: database.path + "-search")
+            try await index.write { db in try db.execute(sql: "DROP TABLE searchState") }
+            try index.close()
+            server.serve("https://x.test/f", body: rss(title: "X", prefix: "New", count: 5))
+            let summary = try await service.refresh()
+            #expect(summary.newItems == 5 && !summary.storingFailed)
+            let failure = try #require(summary.searchIndexFailure)
+            #expect(failure.contains("searchState"))
+            // The articles, the mark of the refresh's new articles and the feed's state are stored.
+            let articles = ArticleRepository(database: database)
+            #expect(try await articles.count(matching: ArticleQuery(feedID: feed.id)) == 8)
+            let mark = try #require(try await service.lastRefreshMark())
+            #expect(try await articles.lastArticleID() == mark + 5)
+            #expect(try await service.subscription(id: try #require(feed.id)).lastResult == .ok)
+        }
+    }
+
     @Test("a refresh told not to index leaves its articles to the first search, which finds them")
     func deferredIndexing() async throws {
         try await withTemporaryDatabase { database in
