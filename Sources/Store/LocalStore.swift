@@ -68,6 +68,9 @@ public struct LocalStore: Sendable {
     /// Every transaction this process commits that `filter` lets through, as it commits.
     package func changes(_ filter: ChangeFilter = .all) -> AsyncStream<ChangeSet> { database.changes(filter) }
 
-    /// Moves the write-ahead log into the file (after a large write).
-    package func checkpoint() async throws(StorageError) { try await database.checkpoint() }
+    /// Moves the write-ahead log into the file (after a large write); without `truncating`,
+    /// copies what it can without waiting (see `AppDatabase.checkpoint(truncating:)`).
+    package func checkpoint(truncating: Bool = true) async throws(StorageError) {
+        try await database.checkpoint(truncating: truncating)
+    }
 }

@@ -174,6 +174,9 @@ extension FeedService {
             } catch {
                 summary.storingFailed = true
             }
+            // The merges' log goes into the articles' file while the index catches up, so that
+            // the checkpoint at the end (which waits for the index's reads) has nothing to copy.
+            if finishesIndex { try? await store.checkpoint(truncating: false) }
         }
         await indexer.value
         summary.searchIndexFailure = await indexingFailure

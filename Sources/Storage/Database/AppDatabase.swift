@@ -258,11 +258,16 @@ public final class AppDatabase: Sendable {
     /// refresh, an import), so that later processes start with an empty log instead of
     /// recovering and checkpointing it again. Readers in flight may keep part of it; that part
     /// is checkpointed later, as usual.
-    public func checkpoint() async throws(StorageError) {
+    ///
+    /// Without `truncating`, it copies what no reader still needs and returns at once, waiting
+    /// for no one (SQLite's passive checkpoint): a refresh does so while its search index
+    /// catches up, so that the truncating checkpoint after it finds nothing left to copy.
+    public func checkpoint(truncating: Bool = true) async throws(StorageError) {
         guard path != ":memory:" else { return }
+        let mode = truncating ? "TRUNCATE" : "PASSIVE"
         do {
             try await writer.writeWithoutTransaction { db in
-                _ = try Row.fetchOne(db, sql: "PRAGMA main.wal_checkpoint(TRUNCATE)")
+                _ = try Row.fetchOne(db, sql: "PRAGMA main.wal_checkpoint(\(mode))")
             }
         } catch {
             throw Self.storageError(error, path: path)
