@@ -87,6 +87,7 @@ opml() { # opml URLS_FILE > OPML
 }
 # newsboat_reload URLS: newsboat's cold and all-304 medians ("cold warm rss_kb cpu_s"), 8 threads.
 newsboat_reload() {
+  settled
   URLS="$1" THREADS=8 REPS="$REPS" bash "$PEERS/newsboat-reload.sh" >"$WORK/newsboat.log" 2>&1
   local raw=/tmp/bench-peers-newsboat/raw.tsv
   local cold warm rss cpu
@@ -124,18 +125,32 @@ cpu_floor_row() {
     "$(sec "$2") (/ $cores cores = $(sec "$(echo "$2 / $cores" | bc -l)"))" "$(sec "$3")" newsboat \
     "floor for the cold goal ($(sec "$(echo "$4 * 0.2" | bc -l)")): CPU / cores"
 }
+# settled: no writeback pending from earlier runs when a timed run starts. A 2,500-feed refresh
+# leaves about a gigabyte of dirty pages; the kernel's writeback of them took CPU from the next
+# run on two cores, so that runs measured later in a section (the deferred ones) were slower for
+# it, and a ratio of two runs minutes apart measured the order of the runs.
+settled() { sync; }
 # tidings_refresh URLS NAME [counting]: cold and warm medians, peak RSS, the connections of one
-# more cold run (`-` when COUNTING is `no`), and the median CPU time.
+# more cold run (`-` when COUNTING is `no`), the median CPU time, and the median cold refresh
+# with search indexing left to the first search (TIDINGS_DEFER_SEARCH_INDEX=1: what indexing
+# costs a refresh), run by turns with the others so that the machine's drift is in both.
 tidings_refresh() {
-  local urls=$1 name=$2 counting=${3:-yes} cold=() warm=() rss=() cpu=()
+  local urls=$1 name=$2 counting=${3:-yes} cold=() warm=() rss=() cpu=() deferred=()
   opml "$urls" >"$WORK/$name.opml"
   for rep in $(seq "$REPS"); do
-    local home="$WORK/$name-$rep"
+    local home="$WORK/$name-$rep" later="$WORK/$name-deferred-$rep"
     "$BIN" --home "$home" -c "feed import $WORK/$name.opml" >/dev/null
+    "$BIN" --home "$later" -c "feed import $WORK/$name.opml" >/dev/null
+    settled
     peak "$WORK/t" "$BIN" --home "$home" -c "feed refresh"
     read -r wall kb seconds <"$WORK/t"; cold+=("$wall"); rss+=("$kb"); cpu+=("$seconds")
+    settled
     peak "$WORK/t" "$BIN" --home "$home" -c "feed refresh"
     read -r wall _ <"$WORK/t"; warm+=("$wall")
+    settled
+    peak "$WORK/t" env TIDINGS_DEFER_SEARCH_INDEX=1 "$BIN" --home "$later" -c "feed refresh"
+    read -r wall _ <"$WORK/t"; deferred+=("$wall")
+    rm -rf "$home" "$later"
   done
   # The TCP connections a cold refresh opens (one more run).
   local connections=-
@@ -143,23 +158,12 @@ tidings_refresh() {
     local home="$WORK/$name-connections"
     "$BIN" --home "$home" -c "feed import $WORK/$name.opml" >/dev/null
     connections=$(opened "$BIN" --home "$home" -c "feed refresh")
+    rm -rf "$home"
   fi
-  echo "$(printf '%s\n' "${cold[@]}" | median) $(printf '%s\n' "${warm[@]}" | median) $(printf '%s\n' "${rss[@]}" | median) $connections $(printf '%s\n' "${cpu[@]}" | median)"
+  settled
+  echo "$(printf '%s\n' "${cold[@]}" | median) $(printf '%s\n' "${warm[@]}" | median) $(printf '%s\n' "${rss[@]}" | median) $connections $(printf '%s\n' "${cpu[@]}" | median) $(printf '%s\n' "${deferred[@]}" | median)"
 }
 
-# deferred_refresh NAME: the median cold refresh of NAME's feeds (tidings_refresh made its OPML)
-# with search indexing left to the first search (TIDINGS_DEFER_SEARCH_INDEX=1): what indexing
-# costs a refresh.
-deferred_refresh() {
-  local name=$1 cold=()
-  for rep in $(seq "$REPS"); do
-    local home="$WORK/$name-deferred-$rep"
-    "$BIN" --home "$home" -c "feed import $WORK/$name.opml" >/dev/null
-    peak "$WORK/t" env TIDINGS_DEFER_SEARCH_INDEX=1 "$BIN" --home "$home" -c "feed refresh"
-    read -r wall _ <"$WORK/t"; cold+=("$wall")
-  done
-  printf '%s\n' "${cold[@]}" | median
-}
 # indexing_row WHAT COLD DEFERRED: the cold refresh beside the same refresh with indexing deferred.
 indexing_row() {
   record "$1, cold: with search indexing / with it deferred to the first search" \
@@ -179,8 +183,7 @@ echo "# tidings $($BIN --version), $(nproc) cores, $(date -u +%FT%TZ), REPS=$REP
 
 if wants refresh250; then
   echo "refresh, 250 feeds"
-  read -r cold warm rss conns cpu <<<"$(tidings_refresh "$CORPUS/urls.txt" r250)"
-  deferred=$(deferred_refresh r250)
+  read -r cold warm rss conns cpu deferred <<<"$(tidings_refresh "$CORPUS/urls.txt" r250)"
   read -r ncold nwarm nrss ncpu <<<"$(newsboat_reload "$CORPUS/urls.txt")"
   record "refresh 250 feeds, cold" "$(sec "$cold")" "$(sec "$ncold")" newsboat "<= 0.2x newsboat ($(sec "$(echo "$ncold * 0.2" | bc -l)"))"
   record "refresh 250 feeds, all 304" "$(sec "$warm")" "$(sec "$nwarm")" newsboat "<= 0.03x newsboat ($(sec "$(echo "$nwarm * 0.03" | bc -l)"))"
@@ -205,8 +208,7 @@ if wants prose; then
     server=$!
     trap 'kill $server 2>/dev/null' EXIT
     for _ in $(seq 50); do curl -sf -o /dev/null http://127.0.0.1:18092/urls.txt && break; sleep 0.1; done
-    read -r cold _ rss _ cpu <<<"$(tidings_refresh "$prose/urls.txt" prose no)"
-    deferred=$(deferred_refresh prose)
+    read -r cold _ rss _ cpu deferred <<<"$(tidings_refresh "$prose/urls.txt" prose no)"
     read -r ncold _ nrss ncpu <<<"$(newsboat_reload "$prose/urls.txt")"
     kill "$server" 2>/dev/null; trap - EXIT
     record "refresh 250 feeds of prose, cold ($words)" "$(sec "$cold")" "$(sec "$ncold")" newsboat \
@@ -220,8 +222,7 @@ fi
 if wants refresh2500; then
   echo "refresh, 2,500 feeds on one host"
   bash "$PEERS/make-scale.sh" >/dev/null
-  read -r cold warm rss conns cpu <<<"$(tidings_refresh "$SCALE/urls-2500.txt" r2500)"
-  deferred=$(deferred_refresh r2500)
+  read -r cold warm rss conns cpu deferred <<<"$(tidings_refresh "$SCALE/urls-2500.txt" r2500)"
   read -r ncold nwarm nrss ncpu <<<"$(newsboat_reload "$SCALE/urls-2500.txt")"
   record "refresh 2,500 feeds, cold" "$(sec "$cold")" "$(sec "$ncold")" newsboat "<= 0.2x newsboat ($(sec "$(echo "$ncold * 0.2" | bc -l)"))"
   record "refresh 2,500 feeds, all 304" "$(sec "$warm")" "$(sec "$nwarm")" newsboat "<= 0.03x newsboat ($(sec "$(echo "$nwarm * 0.03" | bc -l)"))"
