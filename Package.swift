@@ -100,13 +100,13 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Storage", "Models"], swiftSettings: swiftSettings),
 
         // Runs long merges until killed; the storage crash test drives it. Not a user command.
+        .executableTarget(
+            name: "StorageProbe", dependencies: ["Storage", "Models"], swiftSettings: swiftSettings),
         // The start-up goal's floor on this stack (process-bench.sh; `make start-floor`).
         .executableTarget(
             name: "StartFloor",
             dependencies: ["CSQLiteShims", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tools/StartFloor", swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "StorageProbe", dependencies: ["Storage", "Models"], swiftSettings: swiftSettings),
 
         .target(
             name: "Config",

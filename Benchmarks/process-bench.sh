@@ -160,7 +160,6 @@ tidings_refresh() {
     connections=$(opened "$BIN" --home "$home" -c "feed refresh")
     rm -rf "$home"
   fi
-  settled
   echo "$(printf '%s\n' "${cold[@]}" | median) $(printf '%s\n' "${warm[@]}" | median) $(printf '%s\n' "${rss[@]}" | median) $connections $(printf '%s\n' "${cpu[@]}" | median) $(printf '%s\n' "${deferred[@]}" | median)"
 }
 
