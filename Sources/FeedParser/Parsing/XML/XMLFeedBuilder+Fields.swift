@@ -8,7 +8,7 @@ extension XMLFeedBuilder {
         switch element {
         case .item, .entry:
             // An item opened inside another (a malformed document) ends the open one first.
-            if let open = item { finish(parsedItem(open)) }
+            if let open = item.take() { finish(parsedItem(open)) }
             item = FieldSet()
             // An RSS 1.0 item is identified by its rdf:about URI.
             item?.id = attributes.value(names.about, namespace: names.rdfNamespace)?.trimmedWhitespace.nonEmpty
@@ -72,8 +72,8 @@ extension XMLFeedBuilder {
         let inImage = parent == .image
         switch element {
         case .item, .entry:
-            if let finished = item { finish(parsedItem(finished)) }
-            item = nil
+            // Taken out, not copied: the fields move into the item.
+            if let finished = item.take() { finish(parsedItem(finished)) }
         case .title where !inImage:
             // RSS titles are plain text, but feeds put HTML in them: render it when it is HTML.
             // Titles read as one line: runs of whitespace (line breaks from the markup, or from

@@ -47,7 +47,7 @@ extension XMLFeedBuilder {
     /// description the summary; without it the description is the content. Atom: content,
     /// else the summary. The URLs inside them are made absolute against the `xml:base` where
     /// each was read, else the item's link, else the feed's, else the document's URL.
-    func parsedItem(_ fields: FieldSet) -> ParsedItem {
+    func parsedItem(_ fields: consuming FieldSet) -> ParsedItem {
         let link = fields.link ?? Self.webAddress(fields.permalinkID)
         let itemBase = link ?? channel.link ?? documentURL
         func resolved(_ html: String?, _ base: URL?) -> String? {
@@ -76,7 +76,7 @@ extension XMLFeedBuilder {
     /// Keeps a finished item, or hands it on when the document is streamed. A streamed Atom
     /// entry without authors gets the feed's authors as read so far (`feed(format:)` gives the
     /// kept ones those read by the end; `streamedFeedAuthorsChanged` tells the two apart).
-    mutating func finish(_ item: ParsedItem) {
+    mutating func finish(_ item: consuming ParsedItem) {
         guard let onItem else {
             items.append(item)
             return
