@@ -1,15 +1,61 @@
-/// Decodes the XML five, numeric references and the HTML named entities feeds commonly use.
+import Foundation
+
+/// Decodes the XML five, numeric references and every named character reference of HTML5.
 package enum HTMLEntities {
-    package static let named: [String: String] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "copy": "©", "reg": "®",
-        "trade": "™", "hellip": "…", "mdash": "—", "ndash": "–", "lsquo": "‘", "rsquo": "’", "ldquo": "“",
-        "rdquo": "”", "laquo": "«", "raquo": "»", "bull": "•", "middot": "·", "deg": "°", "euro": "€", "pound": "£",
-        "yen": "¥", "cent": "¢", "sect": "§", "para": "¶", "times": "×", "divide": "÷", "eacute": "é",
-        "egrave": "è", "ecirc": "ê", "aacute": "á", "agrave": "à", "acirc": "â", "auml": "ä", "ouml": "ö",
-        "uuml": "ü", "Auml": "Ä", "Ouml": "Ö", "Uuml": "Ü", "szlig": "ß", "ccedil": "ç", "ntilde": "ñ",
-        "oacute": "ó", "iacute": "í", "uacute": "ú", "Eacute": "É", "shy": "\u{AD}", "thinsp": "\u{2009}",
-        "ensp": "\u{2002}", "emsp": "\u{2003}", "zwj": "\u{200D}", "zwnj": "\u{200C}", "iuml": "ï",
-    ]
+    /// What the named character reference `name` (without `&` and `;`) stands for, if HTML5 has
+    /// it (`eacute`, `rarr`, `Aring`, `NotEqualTilde` …): one code point, or two for a few.
+    /// A binary search of `records` where they lie in the binary: nothing is built first.
+    package static func value(named name: UnsafeBufferPointer<UInt8>) -> (Unicode.Scalar, Unicode.Scalar?)? {
+        guard let query = name.baseAddress, !name.isEmpty, name.count < nameWidth else { return nil }
+        let start = records.utf8Start
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            let record = start + middle * recordStride
+            var order = memcmp(query, record, name.count)
+            // Equal so far: the record's name is longer unless padding follows.
+            if order == 0, record[name.count] != padding { order = -1 }
+            if order == 0 {
+                guard let first = Unicode.Scalar(hexadecimal(record + nameWidth)) else { return nil }
+                let second = hexadecimal(record + nameWidth + 6)
+                return (first, second == 0 ? nil : Unicode.Scalar(second))
+            }
+            if order < 0 { high = middle } else { low = middle + 1 }
+        }
+        return nil
+    }
+
+    /// What `name` stands for, as text.
+    package static func value(named name: String) -> String? {
+        var name = name
+        return name.withUTF8 { bytes in
+            value(named: bytes).map { first, second in
+                var text = String(first)
+                if let second { text.unicodeScalars.append(second) }
+                return text
+            }
+        }
+    }
+
+    /// How many names `records` holds.
+    package static var count: Int { (records.utf8CodeUnitCount + 1) / recordStride }
+
+    /// A record's name field, the byte that pads it, and a record with its line break.
+    private static let nameWidth = 32
+    private static let padding = UInt8(ascii: ".")
+    private static let recordStride = nameWidth + 12 + 1
+
+    private static func hexadecimal(_ digits: UnsafePointer<UInt8>) -> UInt32 {
+        var value: UInt32 = 0
+        for offset in 0..<6 {
+            let byte = digits[offset]
+            value =
+                value << 4
+                | UInt32(byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : byte - UInt8(ascii: "A") + 10)
+        }
+        return value
+    }
 
     /// `text` with every entity it recognises decoded; unknown ones are left as they are.
     package static func decode(_ text: String) -> String {
@@ -20,8 +66,9 @@ package enum HTMLEntities {
             output.reserveCapacity(bytes.count)
             var index = 0
             while index < bytes.count {
-                if bytes[index] == UInt8(ascii: "&"), let (scalar, length) = entity(in: bytes, at: index) {
+                if bytes[index] == UInt8(ascii: "&"), let (scalar, second, length) = entity(in: bytes, at: index) {
                     for byte in scalar.utf8 { output.append(byte) }
+                    if let second { for byte in second.utf8 { output.append(byte) } }
                     index += length
                 } else {
                     output.append(bytes[index])
@@ -32,8 +79,11 @@ package enum HTMLEntities {
         }
     }
 
-    /// The entity starting at `index` (an `&`) and its length including `;`, if recognised.
-    package static func entity(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)? {
+    /// The entity starting at `index` (an `&`), if recognised: what it stands for (one code
+    /// point, or two for a few HTML5 names such as `&NotEqualTilde;`) and its length including `;`.
+    package static func entity(
+        in bytes: UnsafeBufferPointer<UInt8>, at index: Int
+    ) -> (Unicode.Scalar, second: Unicode.Scalar?, length: Int)? {
         var end = index + 1
         while end < bytes.count, end - index <= 32, bytes[end] != UInt8(ascii: ";"), bytes[end] != UInt8(ascii: "&"),
             bytes[end] > 0x20
@@ -42,15 +92,14 @@ package enum HTMLEntities {
         }
         guard end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > index + 1 else { return nil }
         let name = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
-        let scalar: Unicode.Scalar?
+        let length = end - index + 1
         if name[0] == UInt8(ascii: "#") {
-            scalar = numeric(UnsafeBufferPointer(rebasing: name.dropFirst())).flatMap {
+            return numeric(UnsafeBufferPointer(rebasing: name.dropFirst())).flatMap {
                 Unicode.Scalar(codePoint(referencedBy: $0))
-            }
-        } else {
-            scalar = common(name) ?? named[String(decoding: name, as: UTF8.self)]?.unicodeScalars.first
+            }.map { ($0, nil, length) }
         }
-        return scalar.map { ($0, end - index + 1) }
+        if let scalar = common(name) { return (scalar, nil, length) }
+        return value(named: name).map { ($0, $1, length) }
     }
 
     /// The code point a numeric reference to `value` stands for, as HTML5 reads it: 128–159

@@ -19,6 +19,17 @@ struct ArticleTextTests {
         <script>alert(1)</script><!-- a comment -->
         """
 
+    @Test("HTML5's named references read as their characters, in text and in an image's alt")
+    func html5Entities() {
+        let text = ArticleText(
+            html: "<p>&larr; Bl&aring;b&aelig;r &rarr; &frac12; &NotEqualTilde; &bogusname;</p><img alt=\"&Aring;\">",
+            width: 60)
+        #expect(
+            text.body.split(separator: "\n").map(String.init) == [
+                "← Blåbær → ½ \u{2242}\u{338} &bogusname;", "[image: Å]",
+            ])
+    }
+
     @Test("blocks apart, lists marked and nested, pre verbatim, quotes, tables aligned, images and numbered links")
     func rendersLikeATextBrowser() {
         let text = ArticleText(html: Self.html, width: 50)

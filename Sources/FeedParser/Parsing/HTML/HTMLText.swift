@@ -54,9 +54,10 @@ public enum HTMLText {
         while index < bytes.count {
             let byte = bytes[index]
             if decodingEntities, byte == UInt8(ascii: "&"),
-                let (scalar, length) = HTMLEntities.entity(in: bytes, at: index)
+                let (scalar, second, length) = HTMLEntities.entity(in: bytes, at: index)
             {
                 writer.append(scalar)
+                if let second { writer.append(second) }
                 index += length
                 continue
             }

@@ -126,8 +126,11 @@ enum HTMLEntityPreprocessor {
                         (replacement, replaced) = ("&#\(character);", end + 1)
                     } else {
                         let text = String(decoding: name, as: UTF8.self)
-                        if let value = HTMLEntities.named[text]?.unicodeScalars.first?.value {
-                            (replacement, replaced) = ("&#\(value);", end + 1)
+                        if let (first, second) = HTMLEntities.value(named: name) {
+                            let reference = "&#\(first.value);"
+                            (replacement, replaced) = (
+                                second.map { reference + "&#\($0.value);" } ?? reference, end + 1
+                            )
                         } else if !declaresEntities {
                             (replacement, replaced) = ("&amp;" + text + ";", end + 1)
                         } else {

@@ -96,8 +96,8 @@ struct InternalEntities {
                 output += "&#\(scalar);"
             } else if let predefined = predefined[name] {
                 output += "&#\(predefined);"
-            } else if let character = HTMLEntities.named[name]?.unicodeScalars.first?.value {
-                output += "&#\(character);"
+            } else if let value = HTMLEntities.value(named: name) {
+                for scalar in value.unicodeScalars { output += "&#\(scalar.value);" }
             } else {
                 return nil
             }

@@ -26,6 +26,15 @@ struct HTMLTextTests {
         #expect(HTMLText.plainText("Caf&eacute;&nbsp;au&nbsp;lait") == "Café au lait")
     }
 
+    @Test("every named reference of HTML5 is known, and the few that stand for two code points give both")
+    func html5Names() {
+        #expect(HTMLEntities.count == 2125)
+        #expect(HTMLEntities.decode("&rarr;&alpha;&Aring;&oslash;&frac12;&check;&AMP;&hearts;") == "→αÅø½✓&♥")
+        #expect(HTMLEntities.decode("&NotEqualTilde;&fjlig;") == "\u{2242}\u{338}fj")
+        #expect(HTMLText.plainText("<p>x&fjlig;y&NotEqualTilde;&rarr;</p>") == "xfjy\u{2242}\u{338}→")
+        #expect(HTMLEntities.decode("&rarr &Rarr; &rArr; &notanentity;") == "&rarr ↠ ⇒ &notanentity;")
+    }
+
     @Test("numeric references follow HTML5: forbidden code points are U+FFFD, 128-159 are Windows-1252")
     func numericReferences() {
         #expect(

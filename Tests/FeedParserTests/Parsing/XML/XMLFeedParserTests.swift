@@ -161,6 +161,17 @@ struct XMLEncodingTests {
         #expect(feed.items.count == 2)
     }
 
+    @Test("every HTML5 named reference is decoded, in XML text and in the HTML inside CDATA; two-code-point ones whole")
+    func html5Entities() throws {
+        let feed = try parseFixture("rss/html5-entities.xml")
+        #expect(feed.title == "Blåbær & Øl")
+        let item = try #require(feed.items.first)
+        #expect(item.title == "→ Next αβ ½ ✓ \u{2242}\u{338}")
+        #expect(item.summary == "‹x› &bogusname;")
+        #expect(item.contentHTML == "<p>&larr; back &amp; &Aring;ngstr&ouml;m &bogusname;</p>")
+        #expect(item.contentText == "← back & Ångström &bogusname;")
+    }
+
     @Test("the entity rewrite leaves CDATA and plain documents alone")
     func preprocessorScope() {
         let plain = Data("<rss><title>a &amp; b</title></rss>".utf8)
