@@ -54,7 +54,7 @@ enum JSONFeedParser {
         }
         warnings += unknownZones.map(FeedDate.unknownZoneWarning)
         return ParsedFeed(
-            format: format, title: Self.text(feed["title"])?.collapsingWhitespace, link: home, feedURL: feedURL,
+            format: format, title: Self.title(feed["title"]), link: home, feedURL: feedURL,
             description: Self.text(feed["description"]), language: Self.text(feed["language"]), updated: nil,
             icon: Self.url(feed["icon"], base: base) ?? Self.url(feed["favicon"], base: base),
             image: Self.url(feed["icon"], base: base), authors: feedAuthors, items: items, warnings: warnings)
@@ -93,7 +93,7 @@ enum JSONFeedParser {
             }
         let link = url(item["url"], base: base)
         let parsed = ParsedItem(
-            id: id, title: text(item["title"])?.collapsingWhitespace, link: link,
+            id: id, title: title(item["title"]), link: link,
             externalLink: url(item["external_url"], base: base),
             published: date(item["date_published"]), updated: date(item["date_modified"]),
             authors: authors(item, base: base), summary: text(item["summary"]),
@@ -134,7 +134,7 @@ enum JSONFeedParser {
     private static func author(_ value: JSONNode, base: URL?) -> Author? {
         guard value.isObject else { return nil }
         let author = Author(
-            name: text(value["name"])?.collapsingWhitespace, email: nil,
+            name: title(value["name"]), email: nil,
             uri: url(value["url"], base: base)?.absoluteString ?? text(value["url"]))
         return author.name == nil && author.uri == nil ? nil : author
     }
@@ -148,6 +148,14 @@ enum JSONFeedParser {
                 nil
             }
         return Enclosure(url: url, mimeType: text(value["mime_type"]), length: size)
+    }
+
+    /// A title or a name: plain text in JSON Feed, but feeds write HTML into them, entities
+    /// above all (`Caf&eacute;`), as they do in RSS; read like RSS titles, as text when it is
+    /// HTML, on one line.
+    private static func title(_ value: JSONNode?) -> String? {
+        guard let text = text(value) else { return nil }
+        return (HTMLText.looksLikeHTML(text) ? HTMLText.plainText(text) : text).collapsingWhitespace.nonEmpty
     }
 
     /// A non-empty string value, trimmed.

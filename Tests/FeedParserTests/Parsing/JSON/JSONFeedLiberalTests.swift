@@ -20,6 +20,22 @@ struct JSONFeedLiberalTests {
         #expect(feed.warnings.first?.contains("\"version\"") == true)
     }
 
+    @Test(
+        "titles and names with HTML in them read as RSS titles do: entities decoded, tags dropped; AT&T and a < b kept")
+    func htmlInTitles() throws {
+        let feed = try parseDocument(
+            #"""
+            {"version": "https://jsonfeed.org/version/1.1", "title": "Bl&aring;b&aelig;r &amp; co",
+             "authors": [{"name": "Jos&eacute;"}],
+             "items": [{"id": "1", "title": "&rarr; Caf&eacute; <b>bold</b>", "content_html": "<p>&Aring;</p>"},
+                       {"id": "2", "title": "AT&T says a < b"}]}
+            """#)
+        #expect(feed.title == "Blåbær & co")
+        #expect(feed.authors.first?.name == "José")
+        #expect(feed.items.map(\.title) == ["→ Café bold", "AT&T says a < b"])
+        #expect(feed.items.first?.contentHTML == "<p>&Aring;</p>")
+    }
+
     @Test("a version \"1\" is JSON Feed 1.0; without usable items it is no feed")
     func versionEdges() throws {
         #expect(try parseDocument(#"{"version": "1", "items": [{"id": "a"}]}"#).format == .jsonFeed10)
