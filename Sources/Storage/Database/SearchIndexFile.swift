@@ -1,8 +1,8 @@
 internal import CSQLiteShims
 import Foundation
-import Models
 internal import GRDB
 internal import GRDBSQLite
+import Models
 import Synchronization
 
 /// The search indexes in a database file of their own, beside the articles' (`PATH-search`
@@ -47,7 +47,7 @@ final class SearchIndexFile: Sendable {
         guard let header = try? AppDatabase.header(path), !header.isEmpty else { return }
         let application = AppDatabase.applicationID(inHeader: header)
         if AppDatabase.isSQLite(header), application == 0 || application == applicationID { return }
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     /// The index file's `PRAGMA application_id`: "Tdgi".
@@ -86,9 +86,19 @@ final class SearchIndexFile: Sendable {
     /// is empty): a read-only attachment needs the file to exist, SQLite gives its log the
     /// file's mode, and the articles' writer sets every attached database to WAL, which a
     /// read-only attachment can take only when it is WAL already.
+    ///
+    /// A file left by a process killed while setting it up is set up again here, on a connection
+    /// that may write: one in rollback mode, or beside a rollback journal (the switch to WAL
+    /// writes one), which a read-only attachment can neither roll back nor delete ("attempt to
+    /// write a readonly database").
     static func create(at path: String) throws {
         var status = stat()
-        if stat(path, &status) == 0, status.st_size > 0 { return }
+        if stat(path, &status) == 0, status.st_size > 0, stat(path + "-journal", &status) != 0,
+            let header = try? AppDatabase.header(path), header.count >= 20, header[header.startIndex + 18] == 2,
+            header[header.startIndex + 19] == 2
+        {
+            return
+        }
         let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         if descriptor >= 0 { close(descriptor) }
         var connection: OpaquePointer?

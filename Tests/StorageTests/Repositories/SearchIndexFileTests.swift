@@ -44,6 +44,36 @@ struct SearchIndexFileTests {
     }
 
     @Test(
+        "an index file whose setting-up a kill cut short (in WAL, a rollback journal left beside it) is set up again: the store opens and searches"
+    )
+    func interruptedSetUp() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("tidings.sqlite").path
+        let index = path + "-search"
+        // What a `feed add` killed while switching a new index file to WAL left (seen by the
+        // interrupted-add test): an empty articles' file, the index file switched, and the
+        // switch's rollback journal, its header only, not yet deleted.
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        let queue = try DatabaseQueue(path: index)
+        try await queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        try queue.close()
+        var journal = Data([
+            0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7, 0, 0, 0, 0, 0x86, 0x9C, 0x6F, 0xF6, 0, 0, 0, 0, 0, 0, 0x02,
+            0, 0, 0, 0x10, 0,
+        ])
+        journal.append(Data(count: 512 - journal.count))
+        #expect(FileManager.default.createFile(atPath: index + "-journal", contents: journal))
+        let database = try AppDatabase(path: path)
+        let feed = try await addFeed(database)
+        _ = try await ArticleRepository(database: database).merge(
+            [article(feed, "a", title: "Swift actors")], intoFeed: feed, now: now)
+        #expect(try await search(database, "actors") == ["guid-a"])
+        #expect(try database.searchIntegrityCheck() == ["ok"])
+        #expect(!FileManager.default.fileExists(atPath: index + "-journal"))
+    }
+
+    @Test(
         "an article changed twice, one changed before it was indexed, and one deleted reach the index through the queue, which empties"
     )
     func queuedChanges() async throws {
