@@ -1,4 +1,5 @@
 package import CLibXML2
+import Foundation
 import Models
 
 /// The limits a document read with `XMLPushParser` is held to; each reader states its own
@@ -69,6 +70,13 @@ package struct XMLPushSession {
     package var errorCount = 0
     /// The reader's own look at each error (at libxml2's error level or above), after it is counted.
     let onError: XMLPushParser.ErrorHook?
+    /// `getEntity` answers HTML5's named references itself, and declines every other entity
+    /// but the predefined five, stopping the parser (see `XMLPushParser.init`).
+    let readsHTMLEntities: Bool
+    /// A reference `getEntity` declined while `readsHTMLEntities`.
+    package var declinedEntity = false
+    /// The HTML entities handed out, made on first use, freed with the parser.
+    var htmlEntities: [String: UnsafeMutablePointer<xmlEntity>] = [:]
 
     /// Counts an element opening; `false` (and the parser stopped) past the depth or element
     /// limit, or once any limit was passed.
@@ -149,9 +157,16 @@ package final class XMLPushParser {
     /// are the parser's own), given `head` (the document's first bytes, from which libxml2 sees
     /// its encoding; they count towards the size limit); `nil` when libxml2 gives none (not
     /// installed, out of memory: `XMLLibrary.startFailure`).
+    ///
+    /// With `readsHTMLEntities`, HTML5's named references (`&eacute;`) are read as the text
+    /// they stand for, as libxml2 reads the predefined five, and any other entity reference (the
+    /// document's own ones included) is declined: the parser stops, and `declinedEntity` says
+    /// so. A reader tries a document so first and reads it otherwise when that fails. A
+    /// reference in an attribute value to a name that stands for more than one byte is declined
+    /// too, since libxml2 copies one byte of a predefined entity there.
     package init?(
         handler callbacks: xmlSAXHandler, mode: Mode, limits: XMLLimits, head: UnsafeRawBufferPointer? = nil,
-        onError: ErrorHook? = nil
+        readsHTMLEntities: Bool = false, onError: ErrorHook? = nil
     ) {
         _ = Self.initialized
         var handler = callbacks
@@ -167,7 +182,9 @@ package final class XMLPushParser {
         if mode == .recovering { options |= XML_PARSE_RECOVER.rawValue }
         xmlCtxtUseOptions(context, Int32(options))
         session = .allocate(capacity: 1)
-        session.initialize(to: XMLPushSession(context: context, limits: limits, onError: onError))
+        session.initialize(
+            to: XMLPushSession(
+                context: context, limits: limits, onError: onError, readsHTMLEntities: readsHTMLEntities))
         context.pointee.userData = UnsafeMutableRawPointer(session)
         if start != nil { fed = Int(length) }
     }
@@ -178,6 +195,11 @@ package final class XMLPushParser {
             context.pointee.myDoc = nil
         }
         xmlFreeParserCtxt(context)
+        for entity in session.pointee.htmlEntities.values {
+            free(UnsafeMutableRawPointer(mutating: entity.pointee.name))
+            free(entity.pointee.content)
+            entity.deallocate()
+        }
         session.deinitialize(count: 1)
         session.deallocate()
     }
@@ -195,6 +217,8 @@ package final class XMLPushParser {
     /// The first error libxml2 reported, and how many it did.
     package var firstError: XMLParseError? { session.pointee.firstError }
     package var errorCount: Int { session.pointee.errorCount }
+    /// An entity reference declined while reading HTML entities (see `init`).
+    package var declinedEntity: Bool { session.pointee.declinedEntity }
     /// Bytes of internal-entity replacement text handed out.
     package var entityBytes: Int { session.pointee.entityBytes }
     /// libxml2 still holds the document well-formed.
@@ -269,11 +293,54 @@ package final class XMLPushParser {
     }
 
     /// The predefined entities, and the document's internal general entities while the
-    /// expansion budget lasts; never an external entity.
+    /// expansion budget lasts; never an external entity. Reading HTML entities: the predefined
+    /// ones and HTML5's, and no other.
     private static func entity(
         named name: UnsafePointer<xmlChar>, session: UnsafeMutablePointer<XMLPushSession>
     ) -> xmlEntityPtr? {
         if let predefined = xmlGetPredefinedEntity(name) { return predefined }
+        guard session.pointee.readsHTMLEntities else { return documentEntity(named: name, session: session) }
+        if let entity = htmlEntity(named: name, session: session) { return entity }
+        session.pointee.declinedEntity = true
+        xmlStopParser(session.pointee.context)
+        return nil
+    }
+
+    /// HTML5's entity `name`, as libxml2 reads a predefined one (its text, never parsed); `nil`
+    /// for a name HTML5 does not have, or one of more than one byte in an attribute value.
+    private static func htmlEntity(
+        named name: UnsafePointer<xmlChar>, session: UnsafeMutablePointer<XMLPushSession>
+    ) -> xmlEntityPtr? {
+        let key = String(cString: name)
+        if let entity = session.pointee.htmlEntities[key] {
+            return session.pointee.context.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE
+                && entity.pointee.length > 1 ? nil : entity
+        }
+        guard let text = HTMLEntities.value(named: key) else { return nil }
+        let utf8 = Array(text.utf8)
+        if session.pointee.context.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE, utf8.count > 1 { return nil }
+        guard let content = malloc(utf8.count + 1)?.assumingMemoryBound(to: xmlChar.self) else { return nil }
+        guard let copiedName = strdup(name) else {
+            free(content)
+            return nil
+        }
+        content.initialize(from: utf8, count: utf8.count)
+        content[utf8.count] = 0
+        let entity = UnsafeMutablePointer<xmlEntity>.allocate(capacity: 1)
+        entity.initialize(to: xmlEntity())
+        entity.pointee.type = XML_ENTITY_DECL
+        entity.pointee.name = UnsafePointer(UnsafeMutableRawPointer(copiedName).assumingMemoryBound(to: xmlChar.self))
+        entity.pointee.content = content
+        entity.pointee.length = Int32(utf8.count)
+        entity.pointee.etype = XML_INTERNAL_PREDEFINED_ENTITY
+        session.pointee.htmlEntities[key] = entity
+        return entity
+    }
+
+    /// The document's own internal general entity `name`, while the expansion budget lasts.
+    private static func documentEntity(
+        named name: UnsafePointer<xmlChar>, session: UnsafeMutablePointer<XMLPushSession>
+    ) -> xmlEntityPtr? {
         guard session.pointee.limits.entityBudget > 0, session.pointee.exceeded == nil,
             let document = session.pointee.context.pointee.myDoc,
             let entity = xmlGetDocEntity(document, name), entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY

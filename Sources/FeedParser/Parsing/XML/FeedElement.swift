@@ -1,4 +1,5 @@
 internal import CLibXML2
+import Foundation
 import Markup
 
 /// The elements the feed builder acts on; everything else is `.other`.
@@ -236,6 +237,22 @@ struct SAXAttributes {
                 ? String(decoding: Self.decoded(bytes), as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
         }
         return nil
+    }
+
+    /// Whether a value holds a C1 control (U+0080-U+009F), which a character reference such as
+    /// `&#150;` gives (see `SAXFeedReader.Diagnostics.abandoned`).
+    var holdsC1Control: Bool {
+        guard let pointer else { return false }
+        for index in 0..<count {
+            let entry = pointer + index * 5
+            guard var position = entry[3], let end = entry[4] else { continue }
+            while position < end, let found = memchr(position, 0xC2, end - position) {
+                let next = UnsafePointer(found.assumingMemoryBound(to: xmlChar.self)) + 1
+                if next < end, next.pointee < 0xA0 { return true }
+                position = next
+            }
+        }
+        return false
     }
 
     /// Each attribute's prefix, local name and value (UTF-8), in document order.

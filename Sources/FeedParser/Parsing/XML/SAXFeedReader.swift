@@ -34,6 +34,10 @@ enum SAXFeedReader {
         /// 2.9 drops every later entity reference, `&amp;` and `&lt;` included (character
         /// references are still delivered); see `XMLFeedParser`.
         var wellFormed = true
+        /// Read as it is (`readsHTMLEntities`), the document met what only `HTMLEntityPreprocessor`
+        /// reads right: an error, an entity that is neither XML's nor HTML5's, or a reference
+        /// to a C1 control (`&#150;`, which HTML reads as Windows-1252). Reading stopped there.
+        var abandoned = false
     }
 
     /// Bytes of entity replacement text a document may expand to, in total.
@@ -47,10 +51,17 @@ enum SAXFeedReader {
 
     /// Parses `data` (UTF-8, or announcing its own encoding) into a builder; `nil` if libxml2
     /// could not even start (out of memory).
+    ///
+    /// With `readsHTMLEntities`, the document is read as it is, HTML5's named references
+    /// answered by the parser itself, and reading stops at anything the entity rewriting would
+    /// have changed or an error (`Diagnostics.abandoned`): a well-formed document is so read
+    /// once, without the rewriting's pass over it.
     static func read(
-        _ data: Data, documentURL: URL?, onItem: ((ParsedItem) -> Void)? = nil, chunkSize: Int = chunkSize
+        _ data: Data, documentURL: URL?, onItem: ((ParsedItem) -> Void)? = nil, chunkSize: Int = chunkSize,
+        readsHTMLEntities: Bool = false
     ) -> Outcome? {
-        read(documentURL: documentURL, onItem: onItem, chunkSize: chunkSize) { push in data.withUnsafeBytes { push($0) }
+        read(documentURL: documentURL, onItem: onItem, chunkSize: chunkSize, readsHTMLEntities: readsHTMLEntities) {
+            push in data.withUnsafeBytes { push($0) }
         }
     }
 
@@ -62,9 +73,10 @@ enum SAXFeedReader {
     /// .scan`) is so never held whole. Pieces handed over once the parser has stopped are dropped.
     static func read(
         documentURL: URL?, onItem: ((ParsedItem) -> Void)? = nil, chunkSize: Int = chunkSize,
-        feed: ((UnsafeRawBufferPointer) -> Void) -> Void
+        readsHTMLEntities: Bool = false, feed: ((UnsafeRawBufferPointer) -> Void) -> Void
     ) -> Outcome? {
-        var pusher = Pusher(documentURL: documentURL, onItem: onItem, chunkSize: chunkSize)
+        var pusher = Pusher(
+            documentURL: documentURL, onItem: onItem, chunkSize: chunkSize, readsHTMLEntities: readsHTMLEntities)
         feed { pusher.push($0) }
         return pusher.finish()
     }
@@ -80,11 +92,13 @@ enum SAXFeedReader {
         /// The chunk being gathered across pieces (the head before the parser starts).
         var staging: [UInt8] = []
         let chunkSize: Int
+        let readsHTMLEntities: Bool
 
-        init(documentURL: URL?, onItem: ((ParsedItem) -> Void)?, chunkSize: Int) {
+        init(documentURL: URL?, onItem: ((ParsedItem) -> Void)?, chunkSize: Int, readsHTMLEntities: Bool) {
             self.documentURL = documentURL
             self.onItem = onItem
             self.chunkSize = max(1, chunkSize)
+            self.readsHTMLEntities = readsHTMLEntities
         }
 
         var stopped: Bool {
@@ -128,6 +142,7 @@ enum SAXFeedReader {
             guard
                 let parser = XMLPushParser(
                     handler: makeHandler(), mode: .recovering, limits: limits, head: bytes,
+                    readsHTMLEntities: readsHTMLEntities,
                     onError: { owner, error in SAXFeedReader.noteError(error, state: owner) })
             else {
                 failed = true
@@ -141,7 +156,10 @@ enum SAXFeedReader {
             var builder = XMLFeedBuilder(names: names, documentURL: documentURL)
             builder.onItem = onItem
             let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-            state.initialize(to: State(context: parser.context, builder: builder, diagnostics: Diagnostics()))
+            state.initialize(
+                to: State(
+                    context: parser.context, builder: builder, diagnostics: Diagnostics(),
+                    readsHTMLEntities: readsHTMLEntities))
             self.state = state
             parser.owner = UnsafeMutableRawPointer(state)
         }
@@ -153,6 +171,7 @@ enum SAXFeedReader {
             guard let parser, let state else { return nil }
             if !failed { parser.finish() }
             state.pointee.diagnostics.wellFormed = parser.wellFormed
+            if parser.declinedEntity { state.pointee.diagnostics.abandoned = true }
             state.pointee.diagnostics.errorCount = parser.errorCount
             state.pointee.diagnostics.firstError = parser.firstError.map { ($0.code, $0.message, Int32($0.line)) }
             state.pointee.diagnostics.entityBytes = parser.entityBytes
@@ -173,12 +192,26 @@ enum SAXFeedReader {
         let context: xmlParserCtxtPtr
         var builder: XMLFeedBuilder
         var diagnostics: Diagnostics
+        /// Reading the document as it is: stop at what only the entity rewriting reads right.
+        let readsHTMLEntities: Bool
+
+        /// Stops the reading as it is (see `Diagnostics.abandoned`).
+        mutating func abandon() {
+            diagnostics.abandoned = true
+            xmlStopParser(context)
+        }
     }
 
     private static func makeHandler() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
         handler.startElementNs = { pointer, local, prefix, uri, _, _, attributeCount, _, attributes in
             guard XMLPushSession.admit(pointer) != nil, let state = saxState(pointer), let local else { return }
+            if state.pointee.readsHTMLEntities,
+                SAXAttributes(pointer: attributes, count: Int(attributeCount)).holdsC1Control
+            {
+                state.pointee.abandon()
+                return
+            }
             state.pointee.builder.startElement(
                 local: local, prefix: prefix, namespace: uri,
                 attributes: SAXAttributes(pointer: attributes, count: Int(attributeCount)))
@@ -195,6 +228,11 @@ enum SAXFeedReader {
         }
         handler.characters = { pointer, bytes, length in
             guard let state = saxState(pointer), let bytes else { return }
+            // A character reference arrives alone: `&#150;` as the two bytes of U+0096.
+            if length == 2, bytes[0] == 0xC2, bytes[1] < 0xA0, state.pointee.readsHTMLEntities {
+                state.pointee.abandon()
+                return
+            }
             state.pointee.builder.characters(bytes, count: Int(length))
         }
         handler.cdataBlock = handler.characters
@@ -206,6 +244,10 @@ enum SAXFeedReader {
     /// What the reader notes of an error besides the parser's count and first error.
     fileprivate static func noteError(_ error: xmlErrorPtr, state pointer: UnsafeMutableRawPointer) {
         let state = pointer.assumingMemoryBound(to: State.self)
+        if state.pointee.readsHTMLEntities {
+            state.pointee.abandon()
+            return
+        }
         if error.pointee.code == Int32(XML_ERR_TAG_NAME_MISMATCH.rawValue), let endTag = error.pointee.str2 {
             state.pointee.builder.endTagMismatch(endTag)
         }

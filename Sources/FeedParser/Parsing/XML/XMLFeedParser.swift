@@ -24,8 +24,16 @@ import Models
 /// replaced by another (the second reading above, or a feed whose `<author>` follows entries
 /// that needed it) first sends `.restart`.
 enum XMLFeedParser {
+    ///
+    /// A document is first read as it is, HTML5's named references answered by libxml2's own
+    /// entity lookup (`SAXFeedReader.read(_:documentURL:onItem:chunkSize:readsHTMLEntities:)`):
+    /// a well-formed one is so read once, without the rewriting's pass over it. That reading
+    /// stops at the first error, at an entity reference that is neither XML's nor HTML5's, or at
+    /// a reference to a C1 control, and the document is read as described above instead.
+    /// `readingAsItIsFirst` is for tests, which compare the two readings.
     static func parse(
-        _ data: Data, url: URL?, charset: String? = nil, each: ((ParsedItemEvent) -> Void)? = nil
+        _ data: Data, url: URL?, charset: String? = nil, each: ((ParsedItemEvent) -> Void)? = nil,
+        readingAsItIsFirst: Bool = true
     ) throws(FeedParseError) -> ParsedFeed {
         let onItem = each.map { each in { (item: ParsedItem) in each(.item(item)) } }
         // What the reading in `outcome` read, to read it again whole.
@@ -46,7 +54,9 @@ enum XMLFeedParser {
         let converted = claimsUTF8 ? EncodingRepair.fromHTTPCharset(data, httpCharset: charset) : nil
         let input = converted ?? data
         read = (input, false)
-        let first = prepared(input, rewritingPredefined: false, url: url, onItem: onItem)
+        let first =
+            (readingAsItIsFirst ? asItIs(input, url: url, each: each) : nil)
+            ?? prepared(input, rewritingPredefined: false, url: url, onItem: onItem)
         guard var outcome = first.outcome else {
             throw .malformed(XMLLibrary.startFailure)
         }
@@ -136,6 +146,30 @@ enum XMLFeedParser {
         // The document's own entities, written in, went over the budget libxml2's expansion has.
         if scan.entityBudgetExceeded { outcome?.diagnostics.entityBudgetExceeded = true }
         return (outcome, scan.hasPredefinedReferences)
+    }
+
+    /// `data` read as it is (see `parse`), or `nil` when that reading was abandoned; items it
+    /// streamed before then are taken back with `.restart`.
+    private static func asItIs(
+        _ data: Data, url: URL?, each: ((ParsedItemEvent) -> Void)?
+    ) -> (outcome: SAXFeedReader.Outcome?, hasPredefinedReferences: Bool)? {
+        var streamed = false
+        let onItem = each.map { each in
+            { (item: ParsedItem) in
+                streamed = true
+                each(.item(item))
+            }
+        }
+        guard let outcome = SAXFeedReader.read(data, documentURL: url, onItem: onItem, readsHTMLEntities: true),
+            outcome.diagnostics.limitExceeded != nil
+                || (!outcome.diagnostics.abandoned && outcome.diagnostics.wellFormed
+                    && outcome.diagnostics.firstError == nil)
+        else {
+            if streamed { each?(.restart) }
+            return nil
+        }
+        // Well-formed: `hasPredefinedReferences` is asked only of a document that is not.
+        return (outcome, false)
     }
 
     /// A document past one of `SAXFeedReader.limits`.
