@@ -226,7 +226,14 @@ struct XMLFeedBuilder {
     mutating func characters(_ bytes: UnsafePointer<xmlChar>, count: Int) {
         guard let top = stack.last, !top.element.isContainer else { return }
         let buffer = UnsafeBufferPointer(start: bytes, count: count)
-        if top.escapesText { MarkupEscaping.escape(buffer, into: &text) } else { text.append(contentsOf: buffer) }
+        if top.escapesText {
+            MarkupEscaping.escape(buffer, into: &text)
+        } else if count == 1 {
+            // A predefined entity (`&lt;` in escaped HTML): one byte, appended as one.
+            text.append(bytes.pointee)
+        } else {
+            text.append(contentsOf: buffer)
+        }
         if text.count > peakTextBuffer { peakTextBuffer = text.count }
     }
 
