@@ -77,7 +77,7 @@ public final class AppDatabase: Sendable {
                 if try Self.holdsForeignSchema(path) { throw .notADatabase(path: path) }
             }
         }
-        if !options.readOnly { SearchIndexFile.discardUnusable(at: SearchIndexFile.path(forStore: path)) }
+        if !options.readOnly { SearchIndexFile.prepareExisting(at: SearchIndexFile.path(forStore: path)) }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(

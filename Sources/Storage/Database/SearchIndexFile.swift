@@ -41,13 +41,26 @@ final class SearchIndexFile: Sendable {
     /// The path of the index file beside the articles' file at `storePath`.
     static func path(forStore storePath: String) -> String { storePath + "-search" }
 
-    /// Removes an index file that SQLite cannot use as Tidings' index (not SQLite, another
-    /// program's mark), with its log, before any connection attaches it: it is built again.
-    static func discardUnusable(at path: String) {
+    /// Before any connection attaches the index file: removes one that SQLite cannot use as
+    /// Tidings' index (not SQLite, another program's mark), with its log, so that it is built
+    /// again; and sets up again one a process killed while setting it up left out of WAL or
+    /// beside a rollback journal (the switch to WAL writes one), which a read-only attachment can
+    /// neither roll back nor delete ("attempt to write a readonly database").
+    static func prepareExisting(at path: String) {
         guard let header = try? AppDatabase.header(path), !header.isEmpty else { return }
         let application = AppDatabase.applicationID(inHeader: header)
-        if AppDatabase.isSQLite(header), application == 0 || application == applicationID { return }
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        guard AppDatabase.isSQLite(header), application == 0 || application == applicationID else {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
+            return
+        }
+        // Header bytes 18 and 19 are 2 in WAL mode.
+        let inWAL = header.count >= 20 && header[header.startIndex + 18] == 2 && header[header.startIndex + 19] == 2
+        if !inWAL || FileManager.default.fileExists(atPath: path + "-journal") {
+            // When this fails, the attachment reports the file as it finds it.
+            try? setUp(at: path)
+        }
     }
 
     /// The index file's `PRAGMA application_id`: "Tdgi".
@@ -86,19 +99,15 @@ final class SearchIndexFile: Sendable {
     /// is empty): a read-only attachment needs the file to exist, SQLite gives its log the
     /// file's mode, and the articles' writer sets every attached database to WAL, which a
     /// read-only attachment can take only when it is WAL already.
-    ///
-    /// A file left by a process killed while setting it up is set up again here, on a connection
-    /// that may write: one in rollback mode, or beside a rollback journal (the switch to WAL
-    /// writes one), which a read-only attachment can neither roll back nor delete ("attempt to
-    /// write a readonly database").
     static func create(at path: String) throws {
         var status = stat()
-        if stat(path, &status) == 0, status.st_size > 0, stat(path + "-journal", &status) != 0,
-            let header = try? AppDatabase.header(path), header.count >= 20, header[header.startIndex + 18] == 2,
-            header[header.startIndex + 19] == 2
-        {
-            return
-        }
+        if stat(path, &status) == 0, status.st_size > 0 { return }
+        try setUp(at: path)
+    }
+
+    /// Creates the file if need be, and sets it to WAL with Tidings' mark on a connection that
+    /// may write (which also rolls back or removes a journal a killed process left).
+    private static func setUp(at path: String) throws {
         let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         if descriptor >= 0 { close(descriptor) }
         var connection: OpaquePointer?
