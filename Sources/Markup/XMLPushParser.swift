@@ -312,13 +312,20 @@ package final class XMLPushParser {
         named name: UnsafePointer<xmlChar>, session: UnsafeMutablePointer<XMLPushSession>
     ) -> xmlEntityPtr? {
         let key = String(cString: name)
-        if let entity = session.pointee.htmlEntities[key] {
-            return session.pointee.context.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE
-                && entity.pointee.length > 1 ? nil : entity
+        guard let entity = session.pointee.htmlEntities[key] ?? makeHTMLEntity(named: key, session: session) else {
+            return nil
         }
-        guard let text = HTMLEntities.value(named: key) else { return nil }
+        return session.pointee.context.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE && entity.pointee.length > 1
+            ? nil : entity
+    }
+
+    /// A predefined entity standing for HTML5's `name`, kept in the session; `nil` when HTML5
+    /// has no such name (or there is no memory).
+    private static func makeHTMLEntity(
+        named name: String, session: UnsafeMutablePointer<XMLPushSession>
+    ) -> UnsafeMutablePointer<xmlEntity>? {
+        guard let text = HTMLEntities.value(named: name) else { return nil }
         let utf8 = Array(text.utf8)
-        if session.pointee.context.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE, utf8.count > 1 { return nil }
         guard let content = malloc(utf8.count + 1)?.assumingMemoryBound(to: xmlChar.self) else { return nil }
         guard let copiedName = strdup(name) else {
             free(content)
@@ -333,7 +340,7 @@ package final class XMLPushParser {
         entity.pointee.content = content
         entity.pointee.length = Int32(utf8.count)
         entity.pointee.etype = XML_INTERNAL_PREDEFINED_ENTITY
-        session.pointee.htmlEntities[key] = entity
+        session.pointee.htmlEntities[name] = entity
         return entity
     }
 

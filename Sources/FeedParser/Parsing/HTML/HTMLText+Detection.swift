@@ -1,4 +1,5 @@
 import Markup
+import Models
 
 /// Telling HTML from plain text that merely contains `<` or `&`.
 extension HTMLText {
@@ -10,6 +11,13 @@ extension HTMLText {
             "pre", "q", "s", "samp", "script", "small", "span", "strike", "strong", "style", "sub", "sup", "table",
             "td", "th", "tr", "tt", "u", "ul", "var",
         ].map { Array($0.utf8) })
+
+    /// A title or a name as one line of plain text (`nil` when empty): rendered when it is HTML
+    /// (`looksLikeHTML`), as feeds put HTML in what should be plain text, and its runs of white
+    /// space (line breaks from the markup, or from the rendering) made one space.
+    static func line(_ text: String) -> String? {
+        (looksLikeHTML(text) ? plainText(text) : text).collapsingWhitespace.nonEmpty
+    }
 
     /// Whether `text` is HTML: it has a tag of a known HTML element (`<b>`, `</em>`, `<br/>`)
     /// or an entity reference (`&amp;`, `&#8217;`). `AT&T`, `5 < 6` and `First <post>` are

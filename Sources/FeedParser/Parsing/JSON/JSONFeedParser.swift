@@ -151,12 +151,8 @@ enum JSONFeedParser {
     }
 
     /// A title or a name: plain text in JSON Feed, but feeds write HTML into them, entities
-    /// above all (`Caf&eacute;`), as they do in RSS; read like RSS titles, as text when it is
-    /// HTML, on one line.
-    private static func title(_ value: JSONNode?) -> String? {
-        guard let text = text(value) else { return nil }
-        return (HTMLText.looksLikeHTML(text) ? HTMLText.plainText(text) : text).collapsingWhitespace.nonEmpty
-    }
+    /// above all (`Caf&eacute;`), as they do in RSS; read like RSS titles (`HTMLText.line`).
+    private static func title(_ value: JSONNode?) -> String? { text(value).flatMap(HTMLText.line) }
 
     /// A non-empty string value, trimmed.
     private static func text(_ value: JSONNode?) -> String? {

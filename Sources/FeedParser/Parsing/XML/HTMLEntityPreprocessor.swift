@@ -124,14 +124,12 @@ enum HTMLEntityPreprocessor {
                             continue
                         }
                         (replacement, replaced) = ("&#\(character);", end + 1)
+                    } else if let (first, second) = HTMLEntities.value(named: name) {
+                        let reference = "&#\(first.value);"
+                        (replacement, replaced) = (second.map { reference + "&#\($0.value);" } ?? reference, end + 1)
                     } else {
                         let text = String(decoding: name, as: UTF8.self)
-                        if let (first, second) = HTMLEntities.value(named: name) {
-                            let reference = "&#\(first.value);"
-                            (replacement, replaced) = (
-                                second.map { reference + "&#\($0.value);" } ?? reference, end + 1
-                            )
-                        } else if !declaresEntities {
+                        if !declaresEntities {
                             (replacement, replaced) = ("&amp;" + text + ";", end + 1)
                         } else {
                             // The document's own entity (or one it does not declare, which

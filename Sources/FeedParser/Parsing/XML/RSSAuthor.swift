@@ -34,14 +34,8 @@ enum RSSAuthor {
 
     /// An author of `name` (as plain text) and `email`; `nil` when both are empty.
     private static func author(name: String, email: String?) -> Author? {
-        let name = plainName(name)
+        let name = HTMLText.line(name)
         return name == nil && email == nil ? nil : Author(name: name, email: email)
-    }
-
-    /// A person's name as plain text: HTML rendered as the text it shows, on one line.
-    static func plainName(_ text: String) -> String? {
-        let name = HTMLText.looksLikeHTML(text) ? HTMLText.plainText(text) : text
-        return name.collapsingWhitespace.nonEmpty
     }
 
     /// `part` as an e-mail address (`mailto:` dropped), when it is one: one `@` with text on

@@ -206,15 +206,12 @@ enum SAXFeedReader {
         var handler = xmlSAXHandler()
         handler.startElementNs = { pointer, local, prefix, uri, _, _, attributeCount, _, attributes in
             guard XMLPushSession.admit(pointer) != nil, let state = saxState(pointer), let local else { return }
-            if state.pointee.readsHTMLEntities,
-                SAXAttributes(pointer: attributes, count: Int(attributeCount)).holdsC1Control
-            {
+            let attributes = SAXAttributes(pointer: attributes, count: Int(attributeCount))
+            if state.pointee.readsHTMLEntities, attributes.holdsC1Control {
                 state.pointee.abandon()
                 return
             }
-            state.pointee.builder.startElement(
-                local: local, prefix: prefix, namespace: uri,
-                attributes: SAXAttributes(pointer: attributes, count: Int(attributeCount)))
+            state.pointee.builder.startElement(local: local, prefix: prefix, namespace: uri, attributes: attributes)
             if state.pointee.builder.wantsStop { xmlStopParser(state.pointee.context) }
         }
         handler.endElementNs = { pointer, local, _, _ in

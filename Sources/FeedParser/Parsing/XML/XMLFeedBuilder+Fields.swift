@@ -51,7 +51,7 @@ extension XMLFeedBuilder {
         let inItem = item != nil
         if author != nil {
             switch element {
-            case .atomName: author?.name = RSSAuthor.plainName(value)
+            case .atomName: author?.name = HTMLText.line(value)
             case .atomEmail: author?.email = value.nonEmpty
             case .atomURI:
                 let uri = value.nonEmpty.map(resolvedURI)
@@ -78,8 +78,7 @@ extension XMLFeedBuilder {
             // RSS titles are plain text, but feeds put HTML in them: render it when it is HTML.
             // Titles read as one line: runs of whitespace (line breaks from the markup, or from
             // rendered HTML) become one space.
-            let title = HTMLText.looksLikeHTML(value) ? HTMLText.plainText(value) : value
-            set(\.title, title.collapsingWhitespace.nonEmpty, inItem: inItem, onlyIfEmpty: true)
+            set(\.title, HTMLText.line(value), inItem: inItem, onlyIfEmpty: true)
         case .mediaTitle:
             if inItem { item?.fallbackTitle = value.collapsingWhitespace.nonEmpty }
         case .atomTitle where isFieldOfParent:
@@ -132,7 +131,7 @@ extension XMLFeedBuilder {
                 if inItem { item?.authors.appendMerging(parsed) } else { channel.authors.appendMerging(parsed) }
             }
         case .itunesAuthor:
-            if let name = RSSAuthor.plainName(value) {
+            if let name = HTMLText.line(value) {
                 if inItem {
                     if item?.authors.isEmpty == true { item?.authors.appendMerging(Author(name: name)) }
                 } else if channel.authors.isEmpty {
