@@ -55,7 +55,7 @@ enum XMLFeedParser {
         let input = converted ?? data
         read = (input, false)
         let first =
-            (readingAsItIsFirst ? asItIs(input, url: url, each: each) : nil)
+            (readingAsItIsFirst ? asItIs(input, url: url, isUTF8: claimsUTF8, each: each) : nil)
             ?? prepared(input, rewritingPredefined: false, url: url, onItem: onItem)
         guard var outcome = first.outcome else {
             throw .malformed(XMLLibrary.startFailure)
@@ -151,7 +151,7 @@ enum XMLFeedParser {
     /// `data` read as it is (see `parse`), or `nil` when that reading was abandoned; items it
     /// streamed before then are taken back with `.restart`.
     private static func asItIs(
-        _ data: Data, url: URL?, each: ((ParsedItemEvent) -> Void)?
+        _ data: Data, url: URL?, isUTF8: Bool, each: ((ParsedItemEvent) -> Void)?
     ) -> (outcome: SAXFeedReader.Outcome?, hasPredefinedReferences: Bool)? {
         var streamed = false
         let onItem = each.map { each in
@@ -160,7 +160,18 @@ enum XMLFeedParser {
                 each(.item(item))
             }
         }
-        guard let outcome = SAXFeedReader.read(data, documentURL: url, onItem: onItem, readsHTMLEntities: true),
+        // UTF-8 (not UTF-16 or UTF-32 without a byte order mark): escaped text read as CDATA.
+        let wrapsEscapedText = isUTF8 && !data.prefix(4).contains(0)
+        let read = SAXFeedReader.read(documentURL: url, onItem: onItem, readsHTMLEntities: true) { push in
+            data.withUnsafeBytes { raw in
+                if wrapsEscapedText {
+                    EscapedTextAsCDATA.write(raw, chunkSize: SAXFeedReader.chunkSize, into: push)
+                } else {
+                    push(raw)
+                }
+            }
+        }
+        guard let outcome = read,
             outcome.diagnostics.limitExceeded != nil
                 || (!outcome.diagnostics.abandoned && outcome.diagnostics.wellFormed
                     && outcome.diagnostics.firstError == nil)
