@@ -71,12 +71,16 @@ enum SAXFeedReader {
     /// depend on them. A chunk inside one piece is handed over where it lies; one that spans
     /// pieces is gathered first. A document rewritten in many places (`HTMLEntityPreprocessor
     /// .scan`) is so never held whole. Pieces handed over once the parser has stopped are dropped.
+    /// Given `escapedText`, each instruction `<?tidings?>` stands for the next run of text it
+    /// holds (`EscapedText`).
     static func read(
         documentURL: URL?, onItem: ((ParsedItem) -> Void)? = nil, chunkSize: Int = chunkSize,
-        readsHTMLEntities: Bool = false, feed: ((UnsafeRawBufferPointer) -> Void) -> Void
+        readsHTMLEntities: Bool = false, escapedText: EscapedText.Queue? = nil,
+        feed: ((UnsafeRawBufferPointer) -> Void) -> Void
     ) -> Outcome? {
         var pusher = Pusher(
-            documentURL: documentURL, onItem: onItem, chunkSize: chunkSize, readsHTMLEntities: readsHTMLEntities)
+            documentURL: documentURL, onItem: onItem, chunkSize: chunkSize, readsHTMLEntities: readsHTMLEntities,
+            escapedText: escapedText)
         feed { pusher.push($0) }
         return pusher.finish()
     }
@@ -93,8 +97,13 @@ enum SAXFeedReader {
         var staging: [UInt8] = []
         let chunkSize: Int
         let readsHTMLEntities: Bool
+        let escapedText: EscapedText.Queue?
 
-        init(documentURL: URL?, onItem: ((ParsedItem) -> Void)?, chunkSize: Int, readsHTMLEntities: Bool) {
+        init(
+            documentURL: URL?, onItem: ((ParsedItem) -> Void)?, chunkSize: Int, readsHTMLEntities: Bool,
+            escapedText: EscapedText.Queue?
+        ) {
+            self.escapedText = escapedText
             self.documentURL = documentURL
             self.onItem = onItem
             self.chunkSize = max(1, chunkSize)
@@ -118,6 +127,9 @@ enum SAXFeedReader {
                     continue
                 }
                 let taken = rest.prefix(want - staging.count)
+                // A chunk's room at once: gathered from many pieces, the chunk would otherwise
+                // grow by copies into fresh memory.
+                if staging.capacity < want { staging.reserveCapacity(want) }
                 staging.append(contentsOf: taken)
                 rest = rest.dropFirst(taken.count)
                 if staging.count == want { parseStaging() }
@@ -159,7 +171,7 @@ enum SAXFeedReader {
             state.initialize(
                 to: State(
                     context: parser.context, builder: builder, diagnostics: Diagnostics(),
-                    readsHTMLEntities: readsHTMLEntities))
+                    readsHTMLEntities: readsHTMLEntities, escapedText: escapedText))
             self.state = state
             parser.owner = UnsafeMutableRawPointer(state)
         }
@@ -194,6 +206,8 @@ enum SAXFeedReader {
         var diagnostics: Diagnostics
         /// Reading the document as it is: stop at what only the entity rewriting reads right.
         let readsHTMLEntities: Bool
+        /// The runs of text `EscapedText` took, for the instructions that stand for them.
+        let escapedText: EscapedText.Queue?
 
         /// Stops the reading as it is (see `Diagnostics.abandoned`).
         mutating func abandon() {
@@ -233,6 +247,13 @@ enum SAXFeedReader {
             state.pointee.builder.characters(bytes, count: Int(length))
         }
         handler.cdataBlock = handler.characters
+        handler.processingInstruction = { pointer, target, _ in
+            guard let state = saxState(pointer), let queue = state.pointee.escapedText, let target,
+                EscapedText.isTarget(target)
+            else { return }
+            // The document's own instruction of that name, after the runs taken, finds none.
+            if let run = queue.takeNext() { state.pointee.builder.escapedText(run) }
+        }
         handler.ignorableWhitespace = handler.characters
         // Entities (internal ones within the budget) and errors are the parser's; see `noteError`.
         return handler

@@ -237,6 +237,19 @@ struct XMLFeedBuilder {
         if text.count > peakTextBuffer { peakTextBuffer = text.count }
     }
 
+    /// A run of escaped text `EscapedText` took from libxml2, as its characters would have come.
+    mutating func escapedText(_ run: UnsafeBufferPointer<UInt8>) {
+        guard let top = stack.last, !top.element.isContainer else { return }
+        if top.escapesText {
+            var decoded: [UInt8] = []
+            EscapedText.decode(run, into: &decoded)
+            decoded.withUnsafeBufferPointer { MarkupEscaping.escape($0, into: &text) }
+        } else {
+            EscapedText.decode(run, into: &text)
+        }
+        if text.count > peakTextBuffer { peakTextBuffer = text.count }
+    }
+
     // MARK: Text
 
     /// The text collected since `start`, trimmed; XHTML content without its wrapping `<div>`.

@@ -160,12 +160,13 @@ enum XMLFeedParser {
                 each(.item(item))
             }
         }
-        // UTF-8 (not UTF-16 or UTF-32 without a byte order mark): escaped text read as CDATA.
-        let wrapsEscapedText = isUTF8 && !data.prefix(4).contains(0)
-        let read = SAXFeedReader.read(documentURL: url, onItem: onItem, readsHTMLEntities: true) { push in
-            data.withUnsafeBytes { raw in
-                if wrapsEscapedText {
-                    EscapedTextAsCDATA.write(raw, chunkSize: SAXFeedReader.chunkSize, into: push)
+        // UTF-8 (not UTF-16 or UTF-32 without a byte order mark): escaped text read here.
+        let queue = isUTF8 && !data.prefix(4).contains(0) ? EscapedText.Queue() : nil
+        // The runs queued lie in the document: the whole reading, to its end, runs while it is there.
+        let read = data.withUnsafeBytes { raw in
+            SAXFeedReader.read(documentURL: url, onItem: onItem, readsHTMLEntities: true, escapedText: queue) { push in
+                if let queue {
+                    EscapedText.write(raw, queue: queue, into: push)
                 } else {
                     push(raw)
                 }
