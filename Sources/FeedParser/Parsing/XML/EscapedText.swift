@@ -13,8 +13,11 @@ import Foundation
 /// whose every `&` is one of the five predefined references, and which holds no `]` (no `]]>`,
 /// which XML forbids in text) and no carriage return (which libxml2 reads as a line feed). The
 /// instruction that stands for it is shorter than the run, so a document within
-/// `SAXFeedReader.limits` stays within them. Comments, processing instructions, CDATA sections
-/// and tags (their quoted values) are passed over as they are. Nothing is taken after a DOCTYPE
+/// `SAXFeedReader.limits` stays within them. A CDATA section inside the root element whose
+/// bytes are such text (`]` allowed) is taken the same way, its bytes its characters: libxml2
+/// reads one with three byte loops. Comments, processing instructions and tags (their quoted
+/// values) are passed over as they are; text without a reference is left to libxml2, whose own
+/// loop over it is cheaper than the instruction. Nothing is taken after a DOCTYPE
 /// with an internal subset, where entities are declared, or after an instruction of the
 /// document's own named `tidings` (which the builder then ignores, as it ignores every other).
 ///
@@ -37,14 +40,16 @@ enum EscapedText {
     /// The runs taken, in document order, from the writer to the builder: where each lies in
     /// the document, which outlives the reading.
     final class Queue {
-        private var runs: [UnsafeBufferPointer<UInt8>] = []
+        private var runs: [(text: UnsafeBufferPointer<UInt8>, verbatim: Bool)] = []
         private var next = 0
 
-        fileprivate func append(_ run: UnsafeBufferPointer<UInt8>) { runs.append(run) }
+        fileprivate func append(_ run: UnsafeBufferPointer<UInt8>, verbatim: Bool) {
+            runs.append((run, verbatim))
+        }
 
-        /// The next run, as the document has it (`decode(_:into:)` reads it); `nil` when there is
-        /// none.
-        func takeNext() -> UnsafeBufferPointer<UInt8>? {
+        /// The next run, as the document has it (`decode(_:into:)` reads it): a run of text, or
+        /// a CDATA section's content (`verbatim`); `nil` when there is none.
+        func takeNext() -> (text: UnsafeBufferPointer<UInt8>, verbatim: Bool)? {
             guard next < runs.count else { return nil }
             defer {
                 next += 1
@@ -67,16 +72,25 @@ enum EscapedText {
         var copied = 0
         while let run = runs.next() {
             guard take(base, run: run, into: queue) else { continue }
-            if run.lowerBound > copied { sink(UnsafeRawBufferPointer(rebasing: raw[copied..<run.lowerBound])) }
+            let range = run.range
+            if range.lowerBound > copied { sink(UnsafeRawBufferPointer(rebasing: raw[copied..<range.lowerBound])) }
             sink(instruction)
-            copied = run.upperBound
+            copied = range.upperBound
         }
         if raw.count > copied { sink(UnsafeRawBufferPointer(rebasing: raw[copied...])) }
     }
 
     /// Queues `run` when libxml2 would read it as the same characters without an error (see
     /// `EscapedText`); `false` when it would not.
-    static func take(_ base: UnsafePointer<UInt8>, run: Range<Int>, into queue: Queue) -> Bool {
+    static func take(_ base: UnsafePointer<UInt8>, run taken: Run, into queue: Queue) -> Bool {
+        if taken.isSection {
+            // A section's characters are its bytes; `]` is no end there but before `>`.
+            let content = (taken.range.lowerBound + 9)..<(taken.range.upperBound - 3)
+            guard isText(base + content.lowerBound, count: content.count, allowingBrackets: true) else { return false }
+            queue.append(UnsafeBufferPointer(start: base + content.lowerBound, count: content.count), verbatim: true)
+            return true
+        }
+        let run = taken.range
         guard isText(base + run.lowerBound, count: run.count) else { return false }
         var position = run.lowerBound
         while let found = memchr(base + position, Int32(UInt8(ascii: "&")), run.upperBound - position) {
@@ -84,11 +98,20 @@ enum EscapedText {
             guard let (_, length) = predefined(base, at: reference, end: run.upperBound) else { return false }
             position = reference + length
         }
-        queue.append(UnsafeBufferPointer(start: base + run.lowerBound, count: run.count))
+        queue.append(UnsafeBufferPointer(start: base + run.lowerBound, count: run.count), verbatim: false)
         return true
     }
 
     /// Appends the characters of `run`, a run `take(_:run:into:)` queued, to `text`.
+    static func decode(_ run: (text: UnsafeBufferPointer<UInt8>, verbatim: Bool), into text: inout [UInt8]) {
+        if run.verbatim {
+            text.append(contentsOf: run.text)
+            return
+        }
+        decode(run.text, into: &text)
+    }
+
+    /// Appends the characters of a run of text to `text`, its references decoded.
     static func decode(_ run: UnsafeBufferPointer<UInt8>, into text: inout [UInt8]) {
         guard let base = run.baseAddress else { return }
         let end = run.count
@@ -105,7 +128,7 @@ enum EscapedText {
 
     /// Whether `count` bytes are UTF-8 of characters XML allows in text, without `]` or a
     /// carriage return. Eight ASCII bytes at a time.
-    static func isText(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+    static func isText(_ start: UnsafePointer<UInt8>, count: Int, allowingBrackets: Bool = false) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         var position = 0
@@ -114,7 +137,7 @@ enum EscapedText {
                 let word = UnsafeRawPointer(start + position).loadUnaligned(as: UInt64.self)
                 let bracket = word ^ (ones &* 0x5D)
                 let control = (word &- ones &* 0x20) & ~word
-                let closing = (bracket &- ones) & ~bracket
+                let closing = allowingBrackets ? 0 : (bracket &- ones) & ~bracket
                 if (word | control | closing) & highs == 0 {
                     position += 8
                     continue
@@ -122,7 +145,9 @@ enum EscapedText {
             }
             let byte = start[position]
             if byte < 0x80 {
-                guard byte >= 0x20 || byte == 0x09 || byte == 0x0A, byte != UInt8(ascii: "]") else { return false }
+                guard byte >= 0x20 || byte == 0x09 || byte == 0x0A, allowingBrackets || byte != UInt8(ascii: "]") else {
+                    return false
+                }
                 position += 1
                 continue
             }
@@ -159,8 +184,18 @@ enum EscapedText {
         return length
     }
 
-    /// The runs of character data inside the root element, between pieces of markup, that hold
-    /// a reference and are longer than the instruction that would stand for them, in order.
+    /// A run of character data, or a CDATA section (its markup included), that may be taken.
+    struct Run {
+        var range: Range<Int>
+        var isSection: Bool
+    }
+
+    /// `<![CDATA[` and `]]>`: a section is longer than the instruction.
+    private static let cdataMarkup = 12
+
+    /// Inside the root element, in order: the runs of character data between pieces of markup
+    /// that hold a reference and are longer than the instruction that would stand for them, and
+    /// the CDATA sections.
     private struct Runs {
         let base: UnsafePointer<UInt8>
         let count: Int
@@ -173,7 +208,14 @@ enum EscapedText {
             self.count = count
         }
 
-        mutating func next() -> Range<Int>? {
+        /// A CDATA section found after the run just returned, returned next.
+        var section: Run?
+
+        mutating func next() -> Run? {
+            if let section {
+                self.section = nil
+                return section
+            }
             while !ended, at < count {
                 guard let found = memchr(base + at, Int32(UInt8(ascii: "<")), count - at) else { break }
                 let markup = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
@@ -183,13 +225,22 @@ enum EscapedText {
                     at = end
                     depth += change
                     if depth < 0 { ended = true }
+                    if inRoot, end - markup > cdataMarkup, base[markup + 1] == UInt8(ascii: "!"),
+                        base[markup + 2] == UInt8(ascii: "[")
+                    {
+                        section = Run(range: markup..<end, isSection: true)
+                    }
                 } else {
                     ended = true
                 }
                 if inRoot, run.count > marker.utf8CodeUnitCount,
                     memchr(base + run.lowerBound, Int32(UInt8(ascii: "&")), run.count) != nil
                 {
-                    return run
+                    return Run(range: run, isSection: false)
+                }
+                if let section {
+                    self.section = nil
+                    return section
                 }
             }
             ended = true

@@ -238,7 +238,7 @@ struct XMLFeedBuilder {
     }
 
     /// A run of escaped text `EscapedText` took from libxml2, as its characters would have come.
-    mutating func escapedText(_ run: UnsafeBufferPointer<UInt8>) {
+    mutating func escapedText(_ run: (text: UnsafeBufferPointer<UInt8>, verbatim: Bool)) {
         guard let top = stack.last, !top.element.isContainer else { return }
         if top.escapesText {
             var decoded: [UInt8] = []

@@ -59,6 +59,10 @@ struct EscapedTextTests {
             // Outside the root element, where XML allows no text.
             "&lt;p&gt;before&lt;/p&gt;<d/>",
             "<d/>&lt;p&gt;after&lt;/p&gt;<e/>",
+            "<![CDATA[before the root]]><d/>",
+            // A CDATA section holding a carriage return or a character XML does not allow.
+            "<d><![CDATA[a\r\nb]]></d>",
+            "<d><![CDATA[a\u{1}b]]></d>",
         ]
         for document in kept {
             let (output, runs) = Self.written(document)
@@ -99,12 +103,16 @@ struct EscapedTextTests {
             "<d a=\"x>\(escaped)\" b='>\(escaped)'/>",
             "<d><!-- > \(escaped) --></d>",
             "<d><?pi > \(escaped) ?></d>",
-            "<d><![CDATA[ > \(escaped) ]]></d>",
         ]
         for document in kept { #expect(Self.written(document).0 == document, "\(document)") }
         #expect(
             Self.written("<?xml version=\"1.0\"?><!DOCTYPE rss PUBLIC \"-//a[b]//EN\" \"x.dtd\"><d>\(escaped)</d>").0
                 == "<?xml version=\"1.0\"?><!DOCTYPE rss PUBLIC \"-//a[b]//EN\" \"x.dtd\"><d><?tidings?></d>")
+        // A CDATA section is taken whole, its bytes its characters.
+        #expect(
+            Self.written("<d><![CDATA[ > \(escaped) a]b ]]><![CDATA[]]></d>") == (
+                "<d><?tidings?><![CDATA[]]></d>", [" > \(escaped) a]b "]
+            ))
         // After an internal subset, where entities are declared, nothing is taken.
         let subset = "<!DOCTYPE d [<!ENTITY e \"v\">]><d>\(escaped)</d>"
         #expect(Self.written(subset).0 == subset)
@@ -186,6 +194,10 @@ struct EscapedTextTests {
                 "<item><guid>b</guid><description>\(escaped) [1] a]]&gt;b ]]]]&gt;</description></item>"),
             AsItIsReadingTests.feed(
                 "<item><guid>b</guid><title>\(escaped)</title><?tidings?><description>\(escaped)</description></item>"),
+            AsItIsReadingTests.feed(
+                "<item><guid>b</guid><title><![CDATA[\(escaped) ]] ]>]]></title><description><![CDATA[<p>\u{96}</p>]]>\(escaped)<![CDATA[x]]></description></item>"
+            ),
+            AsItIsReadingTests.feed("<item><guid>b</guid><description><![CDATA[a\r\nb\rc]]></description></item>"),
             // Many runs, the instructions that stand for them split across libxml2's chunks.
             AsItIsReadingTests.feed(
                 (0..<3_000).map {
@@ -209,6 +221,8 @@ struct EscapedTextTests {
             "<?xml version=\"1.0\"?>\n\(escaped)<rss version=\"2.0\"><channel><title>t</title></channel></rss>",
             "<rss version=\"2.0\"><channel><title>t</title></channel></rss>\(escaped)",
             AsItIsReadingTests.feed("<item><guid>b</guid><title>\(escaped)\u{1}</title></item>"),
+            AsItIsReadingTests.feed("<item><guid>b</guid><title><![CDATA[a\u{1}b]]></title></item>"),
+            "<?xml version=\"1.0\"?>\n<![CDATA[\(escaped)]]><rss version=\"2.0\"><channel><title>t</title></channel></rss>",
             AsItIsReadingTests.feed("<item><guid>b</guid><title>\(escaped)</title><x>\(escaped)</item>"),
         ]
         for (index, document) in misplaced.enumerated() {
