@@ -32,9 +32,12 @@ enum EscapedText {
     static let target: StaticString = "tidings"
     private static let marker: StaticString = "<?tidings?>"
 
-    /// Whether an instruction's target (a C string) is `target`.
+    /// Whether an instruction's target (a C string) is `target`. A shorter name ends at a NUL,
+    /// which differs from every byte of `target`, before anything past it is read.
     static func isTarget(_ name: UnsafePointer<UInt8>) -> Bool {
-        strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self), "tidings") == 0
+        let length = target.utf8CodeUnitCount
+        for index in 0..<length where name[index] != target.utf8Start[index] { return false }
+        return name[length] == 0
     }
 
     /// The runs taken, in document order, from the writer to the builder: where each lies in

@@ -96,6 +96,20 @@ struct EscapedTextTests {
         for bytes in bad { #expect(!isText(bytes + Array("tail of the text".utf8)), "\(bytes)") }
     }
 
+    @Test("the instruction's name is told from shorter and longer ones")
+    func instructionName() {
+        for (name, expected) in [
+            ("tidings", true), ("tid", false), ("tidingsx", false), ("Tidings", false), ("", false),
+        ] {
+            let isTarget = Array(name.utf8CString).withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.map {
+                    EscapedText.isTarget(UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self))
+                } ?? false
+            }
+            #expect(isTarget == expected, "\(name)")
+        }
+    }
+
     @Test("markup is passed over as it is: quoted values, comments, instructions, CDATA, a DOCTYPE")
     func markupPassedOver() {
         let escaped = "&lt;b&gt;x&lt;/b&gt;"
