@@ -46,6 +46,12 @@ package struct XMLParseError: Sendable, Equatable {
     package var message: String
     package var line: Int
 
+    package init(code: Int32, message: String, line: Int) {
+        self.code = code
+        self.message = message
+        self.line = line
+    }
+
     /// The error `error` reports, or `nil` below libxml2's error level (a warning).
     package init?(_ error: UnsafePointer<xmlError>) {
         guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return nil }
@@ -245,14 +251,31 @@ package final class XMLPushParser {
             let piece = rest.prefix(Self.chunkSize)
             rest = rest.dropFirst(piece.count)
             let start = UnsafeRawBufferPointer(rebasing: piece).baseAddress?.assumingMemoryBound(to: CChar.self)
-            xmlParseChunk(context, start, Int32(piece.count), final && rest.isEmpty ? 1 : 0)
+            noteHalt(xmlParseChunk(context, start, Int32(piece.count), final && rest.isEmpty ? 1 : 0))
         } while !rest.isEmpty && !stopped
     }
 
     /// Ends the document, unless the parser has stopped.
     package func finish() {
         guard !stopped else { return }
-        xmlParseChunk(context, nil, 0, 1)
+        noteHalt(xmlParseChunk(context, nil, 0, 1))
+    }
+
+    /// libxml2 halts without a word to the document's error handler when it cannot convert the
+    /// document's bytes from the encoding it detected or was told (`xmlParseChunk` returns an
+    /// error, and the message goes to libxml2's generic handler): the reading would end as if
+    /// the document ended there, well-formed. Counted here as the error it is.
+    private func noteHalt(_ code: Int32) {
+        guard code != 0, code != Int32(XML_ERR_USER_STOP.rawValue), context.pointee.instate == XML_PARSER_EOF,
+            context.pointee.wellFormed != 0, session.pointee.exceeded == nil
+        else { return }
+        context.pointee.wellFormed = 0
+        session.pointee.errorCount += 1
+        if session.pointee.firstError == nil {
+            session.pointee.firstError = XMLParseError(
+                code: Int32(XML_ERR_INVALID_ENCODING.rawValue),
+                message: "the document's bytes cannot be converted from its encoding", line: line)
+        }
     }
 
     /// Stops the parser: no callback comes after the current one.

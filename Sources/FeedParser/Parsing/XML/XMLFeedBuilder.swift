@@ -237,7 +237,8 @@ struct XMLFeedBuilder {
         if text.count > peakTextBuffer { peakTextBuffer = text.count }
     }
 
-    /// A run of escaped text `EscapedText` took from libxml2, as its characters would have come.
+    /// A run of escaped text or a CDATA section's content that `EscapedText` took from libxml2,
+    /// as its characters would have come.
     mutating func escapedText(_ run: (text: UnsafeBufferPointer<UInt8>, verbatim: Bool)) {
         guard let top = stack.last, !top.element.isContainer else { return }
         if top.escapesText {

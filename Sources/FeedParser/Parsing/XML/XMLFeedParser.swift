@@ -26,8 +26,9 @@ import Models
 enum XMLFeedParser {
     ///
     /// A document is first read as it is, HTML5's named references answered by libxml2's own
-    /// entity lookup (`SAXFeedReader.read(_:documentURL:onItem:chunkSize:readsHTMLEntities:)`):
-    /// a well-formed one is so read once, without the rewriting's pass over it. That reading
+    /// entity lookup (`SAXFeedReader`'s `readsHTMLEntities`), and a UTF-8 one's runs of escaped
+    /// text and CDATA sections read without libxml2 (`EscapedText`): a well-formed one is so
+    /// read once, without the rewriting's pass over it. That reading
     /// stops at the first error, at an entity reference that is neither XML's nor HTML5's, or at
     /// a reference to a C1 control, and the document is read as described above instead.
     /// `readingAsItIsFirst` is for tests, which compare the two readings.

@@ -113,6 +113,29 @@ struct AsItIsReadingTests {
         }
     }
 
+    /// UTF-16 by its first bytes, with a high surrogate no low one follows: libxml2 cannot
+    /// convert it, halts, and reports that to its generic handler only.
+    static let unconvertible: Data = {
+        func utf16(_ text: String) -> [UInt8] { text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } }
+        return Data(
+            utf16("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>t</title>")
+                + [0x20, 0xDB, 0x20, 0x20] + utf16("<item><guid>a</guid></item></channel></rss>"))
+    }()
+
+    @Test("bytes libxml2 cannot convert from the encoding it detected are an error, both ways")
+    func unconvertibleBytes() throws {
+        let readings = Self.readings(Self.unconvertible)
+        #expect(Array(readings[0..<3]) == Array(readings[3..<6]))
+        // Found by the xml fuzz target (2026-11-28): read as it is, the halted reading came back
+        // well-formed with no root element; through the rewriting, repaired with its items.
+        let found = Self.readings(try fixture("other/fuzz-xml-utf16-unconvertible.xml"))
+        #expect(Array(found[0..<3]) == Array(found[3..<6]))
+        #expect(!found[0].hasPrefix("error"))
+        let outcome = SAXFeedReader.read(Self.unconvertible, documentURL: nil, readsHTMLEntities: true)
+        #expect(outcome?.diagnostics.wellFormed == false)
+        #expect(outcome?.diagnostics.firstError != nil)
+    }
+
     @Test("a well-formed document with HTML5's entities, CDATA and character references is read once, as it is")
     func readOnce() {
         for (index, document) in Self.readAsTheyAre.enumerated() {
