@@ -311,16 +311,8 @@ enum EscapedText {
 
     /// Just past the next `pattern` at or after `from`; `nil` when there is none.
     private static func find(_ pattern: StaticString, in base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int? {
-        let length = pattern.utf8CodeUnitCount
-        var position = from
-        while count - position >= length {
-            guard let found = memchr(base + position, Int32(pattern.utf8Start[0]), count - position - length + 1)
-            else { return nil }
-            let start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if memcmp(base + start, pattern.utf8Start, length) == 0 { return start + length }
-            position = start + 1
-        }
-        return nil
+        let start = HTMLEntityPreprocessor.find(pattern, in: base, from: from, count: count)
+        return start < count ? start + pattern.utf8CodeUnitCount : nil
     }
 
     /// The byte a predefined reference starting at `start` (its `&`) stands for, and its

@@ -232,7 +232,7 @@ enum HTMLEntityPreprocessor {
 
     /// Where `pattern` next occurs at or after `from`; `count` when it does not. `memchr` finds
     /// each candidate by the pattern's second byte (`!` or `]`, rarer than `<`).
-    private static func find(_ pattern: StaticString, in base: UnsafeRawPointer, from: Int, count: Int) -> Int {
+    static func find(_ pattern: StaticString, in base: UnsafeRawPointer, from: Int, count: Int) -> Int {
         let length = pattern.utf8CodeUnitCount
         let anchor = pattern.utf8Start[1]
         var position = from + 1

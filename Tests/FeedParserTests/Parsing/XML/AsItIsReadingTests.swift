@@ -10,7 +10,7 @@ import Testing
 @Suite("Reading a document as it is first")
 struct AsItIsReadingTests {
     /// Both readings of `data`: the feed or the error, and the items streamed (after restarts).
-    private static func readings(_ data: Data, url: URL? = URL(string: "https://feed.example/feed.xml")) -> [String] {
+    static func readings(_ data: Data, url: URL? = URL(string: "https://feed.example/feed.xml")) -> [String] {
         [true, false].flatMap { asItIs -> [String] in
             let whole: String
             do {

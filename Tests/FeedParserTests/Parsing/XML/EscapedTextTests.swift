@@ -156,25 +156,8 @@ struct EscapedTextTests {
     private static func agree(_ document: String) -> Bool { agree(Data(document.utf8)) }
 
     private static func agree(_ data: Data) -> Bool {
-        let url = URL(string: "https://feed.example/feed.xml")
-        func read(_ asItIs: Bool) -> String {
-            do {
-                var streamed: [ParsedItem] = []
-                let whole = try XMLFeedParser.parse(data, url: url, readingAsItIsFirst: asItIs)
-                let rest = try XMLFeedParser.parse(
-                    data, url: url,
-                    each: { event in
-                        switch event {
-                        case .item(let item): streamed.append(item)
-                        case .restart: streamed = []
-                        }
-                    }, readingAsItIsFirst: asItIs)
-                return "\(whole) \(rest) \(streamed)"
-            } catch {
-                return "error: \(error)"
-            }
-        }
-        return read(true) == read(false)
+        let readings = AsItIsReadingTests.readings(data)
+        return Array(readings[0..<3]) == Array(readings[3..<6])
     }
 
     /// Whether the reading as it is, through the writer, read `document` to its end.
