@@ -20,6 +20,43 @@ struct AppDatabaseTests {
         #expect(try database.integrityCheck() == ["ok"])
     }
 
+    @Test(
+        "processes starting on a new file at once all open it: the migrations and the index file's set-up wait for each other"
+    )
+    func openedAtOnce() throws {
+        for _ in 0..<4 {
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let path = directory.appendingPathComponent("tidings.sqlite").path
+            // Eight openers on threads of their own (the test's executors have one per core),
+            // let go together, each with its own pool, as eight processes would be.
+            let failures = Mutex<[String]>([])
+            let start = DispatchSemaphore(value: 0)
+            let done = DispatchGroup()
+            for _ in 0..<8 {
+                done.enter()
+                Thread {
+                    start.wait()
+                    do {
+                        let database = try AppDatabase(path: path)
+                        try database.writer.write { db in
+                            try db.execute(sql: "INSERT INTO setting (key, value) VALUES (hex(randomblob(8)), 'x')")
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                    done.leave()
+                }.start()
+            }
+            for _ in 0..<8 { start.signal() }
+            done.wait()
+            #expect(failures.withLock { $0 } == [])
+            let database = try AppDatabase(path: path)
+            #expect(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM setting") } == 8)
+            #expect(try database.integrityCheck() == ["ok"])
+        }
+    }
+
     @Test("the WAL file outlives the last connection, so the next open writes nothing")
     func persistentWAL() async throws {
         let directory = try temporaryDirectory()

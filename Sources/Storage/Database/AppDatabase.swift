@@ -80,9 +80,10 @@ public final class AppDatabase: Sendable {
         if !options.readOnly { SearchIndexFile.prepareExisting(at: SearchIndexFile.path(forStore: path)) }
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(
-                path: path,
-                configuration: Self.configuration(options: options, storePath: path, onStatement: onStatement))
+            let configuration = Self.configuration(options: options, storePath: path, onStatement: onStatement)
+            pool = try Self.whileBusy(for: options.busyTimeout) {
+                try DatabasePool(path: path, configuration: configuration)
+            }
         } catch {
             throw Self.storageError(error, path: path)
         }
@@ -94,6 +95,22 @@ public final class AppDatabase: Sendable {
             try? pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA application_id = \(Self.applicationID)")
                 try db.execute(sql: "PRAGMA main.wal_checkpoint(PASSIVE)")
+            }
+        }
+    }
+
+    /// Runs `body` again while it fails with SQLite's "database is locked", for at most
+    /// `timeout`. A file's switch to WAL (`PRAGMA journal_mode = WAL`, which opening a pool on a
+    /// new file runs) takes an exclusive lock without SQLite's busy handler: two processes
+    /// starting on a new file at once would otherwise see one of them fail at once.
+    static func whileBusy<T>(for timeout: Duration, _ body: () throws -> T) throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && clock.now < deadline {
+                usleep(UInt32.random(in: 1_000...5_000))
             }
         }
     }
@@ -154,11 +171,12 @@ public final class AppDatabase: Sendable {
     /// read-only, only checks that none is lacking.
     private static func migrate(_ writer: any DatabaseWriter, path: String, readOnly: Bool) throws {
         let migrator = Self.migrator
-        if try writer.writeWithoutTransaction({ db in try migrator.hasBeenSuperseded(db) }) {
+        let known = Set(migrator.migrations)
+        if try !writer.writeWithoutTransaction({ db in try appliedMigrations(db) }).isSubset(of: known) {
             throw StorageError.newerSchema(path: path)
         }
         if readOnly {
-            guard try writer.writeWithoutTransaction({ db in try migrator.hasCompletedMigrations(db) }) else {
+            guard try writer.writeWithoutTransaction({ db in try appliedMigrations(db) }).isSuperset(of: known) else {
                 throw StorageError.cannotOpen(
                     path: path, reason: "it needs an upgrade to this version's schema, which read-only forbids")
             }
@@ -170,15 +188,48 @@ public final class AppDatabase: Sendable {
                     try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
                 }
             }
-            try migrator.migrate(writer)
+            try migrate(writer, with: migrator)
             // The number goes in only in a transaction that sees every migration of this
             // version and none of a later one: a later version migrating the file meanwhile
             // keeps its own number, and this version refuses the file at its next start.
             try writer.write { db in
-                guard try migrator.hasCompletedMigrations(db), try !migrator.hasBeenSuperseded(db) else { return }
+                guard try appliedMigrations(db) == known else { return }
                 try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
             }
         }
+    }
+
+    /// Runs `migrator`'s missing migrations on `writer`, while other processes may run them too.
+    /// Two processes starting on a new file both find every migration missing, and the second
+    /// to run one fails on what the first has just made ("table feed already exists"). Each
+    /// migration is a transaction of its own, so a failed one leaves nothing: the migrator runs
+    /// again, from what is applied now, for as long as each failure comes with progress (a
+    /// migration applied meanwhile, by either process). A migration that fails with nobody
+    /// making progress fails the open.
+    static func migrate(_ writer: any DatabaseWriter, with migrator: DatabaseMigrator) throws {
+        var applied = try writer.writeWithoutTransaction { db in try appliedMigrations(db) }
+        while true {
+            do {
+                return try migrator.migrate(writer)
+            } catch {
+                let now = try writer.writeWithoutTransaction { db in try appliedMigrations(db) }
+                guard now.count > applied.count else { throw error }
+                applied = now
+            }
+        }
+    }
+
+    /// The migrations applied to the file, those of later versions included. GRDB's own query
+    /// reads the table first and asks whether it exists only after that failed, so that another
+    /// process creating it in between turns "none yet" into "no such table: grdb_migrations";
+    /// here the table's existence is asked first, and a table, once made, is never dropped.
+    static func appliedMigrations(_ db: Database) throws -> Set<String> {
+        guard
+            try Bool.fetchOne(
+                db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'")
+                == true
+        else { return [] }
+        return try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
     }
 
     /// A stream of the change sets `filter` admits, one per committed transaction, starting

@@ -112,13 +112,23 @@ final class SearchIndexFile: Sendable {
         if descriptor >= 0 { close(descriptor) }
         var connection: OpaquePointer?
         defer { sqlite3_close(connection) }
-        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
-            sqlite3_exec(
-                connection, "PRAGMA journal_mode = WAL; PRAGMA application_id = \(applicationID)", nil, nil, nil)
-                == SQLITE_OK
-        else {
+        let failed: () -> StorageError = {
             let reason = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open it"
-            throw StorageError.cannotOpen(path: path, reason: reason)
+            return StorageError.cannotOpen(path: path, reason: reason)
+        }
+        // Another process starting on the same new home sets the file up at the same moment: wait
+        // for its locks as every other connection waits (the switch to WAL takes its lock without
+        // SQLite's busy handler, so that one is asked again), instead of failing at once.
+        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
+            sqlite3_busy_timeout(connection, 5_000) == SQLITE_OK
+        else { throw failed() }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+        while true {
+            let status = sqlite3_exec(
+                connection, "PRAGMA journal_mode = WAL; PRAGMA application_id = \(applicationID)", nil, nil, nil)
+            if status == SQLITE_OK { return }
+            guard status & 0xFF == SQLITE_BUSY, ContinuousClock.now < deadline else { throw failed() }
+            usleep(UInt32.random(in: 1_000...5_000))
         }
     }
 

@@ -95,7 +95,7 @@ struct ChoreSyncTodomanTests {
 
     /// Midnight UTC of `day`, as todoman gives a date-only due date in UTC.
     static func midnight(_ day: String) throws -> Int {
-        Int(try ChoreObjectTests.day(day).timeIntervalSince1970)
+        Int(ChoreObjectTests.day(day).timeIntervalSince1970)
     }
 
     @Test(

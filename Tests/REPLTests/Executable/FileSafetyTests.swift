@@ -35,6 +35,23 @@ struct FileSafetyTests {
         }
     }
 
+    @Test("eight commands started at once on a new home all succeed, and every task is kept")
+    func startedAtOnce() throws {
+        for _ in 0..<3 {
+            let parent = try temporaryHome()
+            defer { try? FileManager.default.removeItem(at: parent) }
+            let home = parent.appendingPathComponent("home").path
+            let started = try (1...8).map { n in
+                try TidingsBinary.start(["--home", home, "-c", "task add Chore \(n)"])
+            }
+            for process in started { process.waitUntilExit() }
+            #expect(started.map(\.terminationStatus) == Array(repeating: 0, count: 8))
+            let list = try TidingsBinary.run(["--home", home, "--json", "-c", "task list"])
+            #expect(list.status == 0, "\(list.err)")
+            for n in 1...8 { #expect(list.out.contains("\"Chore \(n)\""), "Chore \(n)") }
+        }
+    }
+
     @Test("a home left readable by others is tightened when opened")
     func tightensExisting() throws {
         let home = try temporaryHome()
