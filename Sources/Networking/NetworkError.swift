@@ -33,6 +33,10 @@ public enum NetworkError: Error, Sendable, Equatable, LocalizedError {
     case unexpectedRange(String)
     /// A download's local file could not be written: the path and the system's words.
     case file(path: String, reason: String)
+    /// A request header whose name is not an HTTP token, or whose value holds a line break, a
+    /// NUL or another control character: sent, it would end the field and begin another (a
+    /// header, or a whole request, smuggled in by whoever chose the value). Nothing was sent.
+    case invalidHeader(String)
 
     /// A sentence a user can act on.
     public var errorDescription: String? {
@@ -54,6 +58,8 @@ public enum NetworkError: Error, Sendable, Equatable, LocalizedError {
         case .unexpectedRange(let range):
             "the server sent a part that does not continue the partial file (Content-Range: \(range))"
         case .file(let path, let reason): "cannot write \(path): \(reason)"
+        case .invalidHeader(let name):
+            "refused to send the header \"\(name)\": it holds a line break or a control character"
         }
     }
 
@@ -62,6 +68,24 @@ public enum NetworkError: Error, Sendable, Equatable, LocalizedError {
     package static func unfetchableScheme(_ url: URL) -> String? {
         let scheme = url.scheme?.lowercased() ?? ""
         return scheme == "http" || scheme == "https" ? nil : (scheme.isEmpty ? "(none)" : scheme)
+    }
+
+    /// The first of `request`'s header fields no transport may send (see `.invalidHeader`), by
+    /// its name (escaped when the name is the trouble); `nil` when every field may be sent.
+    /// Every transport refuses such a request before sending anything: values come from
+    /// servers too (an entity tag read from a CalDAV listing, a validator kept from a feed).
+    package static func unsendableHeader(_ request: HTTPRequest) -> String? {
+        for (name, value) in request.headers {
+            let isToken =
+                !name.isEmpty
+                && name.utf8.allSatisfy { byte in
+                    (0x21...0x7E).contains(byte) && !"\"(),/:;<=>?@[\\]{}".utf8.contains(byte)
+                }
+            guard isToken else { return String(reflecting: name).dropFirst().dropLast().description }
+            // Field values: visible characters, spaces, tabs and bytes above ASCII (RFC 9110 §5.5).
+            if value.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F }) { return name }
+        }
+        return nil
     }
 
     /// Whether trying again later may succeed: timeouts, connection failures and the statuses

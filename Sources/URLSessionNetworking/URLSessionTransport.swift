@@ -72,6 +72,7 @@ public final class URLSessionTransport: HTTPTransport {
         if let scheme = NetworkError.unfetchableScheme(request.url) {
             throw .unsupportedScheme(scheme, request.url)
         }
+        if let name = NetworkError.unsendableHeader(request) { throw .invalidHeader(name) }
         if Task.isCancelled { throw .cancelled }
         return try await hosts.withSlot(for: HostLimiter.origin(of: request.url)) {
             () async throws(NetworkError) -> HTTPResponse in

@@ -219,17 +219,23 @@ extension CalDAVClient {
     /// hostile answer cannot send writes elsewhere.
     private func objectURL(_ href: String) throws(CalDAVError) -> URL {
         let outside = CalDAVError.malformed("the object \(href) is outside the collection")
+        let sameServer = { (url: URL) in
+            url.scheme?.lowercased() == collection.scheme?.lowercased()
+                && url.host?.lowercased() == collection.host?.lowercased() && url.port == collection.port
+                && url.user == collection.user && url.password == collection.password
+        }
         // An href may be a whole URL (RFC 4918 allows it): then it is read as one, never as a
         // path below the collection, and must name this server.
         if href.range(of: "://") != nil {
-            guard let url = URL(string: href), url.host == collection.host, url.port == collection.port,
-                url.scheme == collection.scheme
-            else { throw outside }
+            guard let url = URL(string: href), sameServer(url) else { throw outside }
         }
         // Dot segments resolved first: `/alice/chores/../x.ics` is not in `/alice/chores/`.
         // Nor is a path whose dot segments only a decoding server would see (`..%2F..%2Fx`).
+        // Whatever the href's spelling, what it resolves to must be on this server: a
+        // network-path reference (`//other.host/alice/chores/x.ics`) keeps the collection's
+        // path and scheme but names another host, which would get the chore and the password.
         let path = DAVHref.path(of: href)
-        guard let url = URL(string: path, relativeTo: collection)?.absoluteURL.standardized,
+        guard let url = URL(string: path, relativeTo: collection)?.absoluteURL.standardized, sameServer(url),
             DAVHref.canonical(url.path(percentEncoded: true)).hasPrefix(collectionPath),
             !url.path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." })
         else { throw outside }

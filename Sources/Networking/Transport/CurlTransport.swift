@@ -53,6 +53,7 @@
             if let scheme = NetworkError.unfetchableScheme(request.url) {
                 throw .unsupportedScheme(scheme, request.url)
             }
+            if let name = NetworkError.unsendableHeader(request) { throw .invalidHeader(name) }
             if Task.isCancelled { throw .cancelled }
             let origin = HostLimiter.origin(of: request.url)
             return try await hosts.withSlot(for: origin) { () async throws(NetworkError) -> HTTPResponse in

@@ -72,7 +72,9 @@ struct CalDAVObjectsTests {
         }
     }
 
-    @Test("an href outside the collection is refused before anything is sent, dot segments escaped or not")
+    @Test(
+        "an href outside the collection is refused before anything is sent, dot segments escaped or not, on another server however spelled"
+    )
     func hrefOutsideTheCollection() async throws {
         try await withRadicale { server in
             let client = try CalDAVClientTests.client(server, try server.makeCalendar("chores"))
@@ -81,8 +83,14 @@ struct CalDAVObjectsTests {
                 "/alice/chores/%2E%2E/other/x.ics", "/alice/chores/..%2F..%2Fbob/x.ics",
                 "/alice/chores/x/%2e./../y.ics",
                 "/alice/chores", "/alice/chores%2Fx.ics",
+                // Network-path references: the collection's path on another server.
+                "//elsewhere.example/alice/chores/x.ics", "//127.0.0.1:1/alice/chores/x.ics",
+                "//\(server.base.host ?? ""):\(server.base.port ?? 0)@elsewhere.example/alice/chores/x.ics",
+                "https:/alice/chores/x.ics",
             ] {
-                await #expect(throws: CalDAVError.self) { try await client.delete(at: href, ifMatch: nil) }
+                await #expect(throws: CalDAVError.malformed("the object \(href) is outside the collection")) {
+                    try await client.delete(at: href, ifMatch: nil)
+                }
             }
         }
     }

@@ -209,7 +209,7 @@ struct ChoreSyncFailureTests {
             _ = try await client.put(fine, at: "/alice/chores/fine.ics", ifMatch: nil)
             let elsewhere = [
                 "/alice/other/x.ics", "/alice/chores/../other/y.ics", "http://evil.example/alice/chores/z.ics",
-                "/bob/chores/w.ics",
+                "/bob/chores/w.ics", "//evil.example/alice/chores/v.ics",
             ]
             let responses = (elsewhere + ["/alice/chores/fine.ics"]).map {
                 "<d:response><d:href>\($0)</d:href><d:propstat><d:prop><d:getetag>\"e\"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"

@@ -130,6 +130,47 @@ struct TransportContractTests {
         }
     }
 
+    @Test(
+        "a header with a line break, a NUL or a control character in its value, or a name that is not a token, is refused before anything connects",
+        arguments: TransportKind.available)
+    func unsendableHeadersAreRefused(kind: TransportKind) async throws {
+        try await withTestServer { base in
+            let port = try await probe(base, "canaryport")
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)/x"))
+            let values = [
+                "\"e\"\r\nX-Injected: yes", "\"e\"\nX-Injected: yes", "\"e\"\r", "a\u{0}b", "a\u{7F}b", "a\u{1B}[31mb",
+                "\"e\"\r\n\r\nDELETE /victim HTTP/1.1",
+            ]
+            for value in values {
+                let error = await networkError {
+                    try await kind.make().send(HTTPRequest(method: .put, url: url, headers: ["If-Match": value]))
+                }
+                #expect(error == .invalidHeader("If-Match"), "\(value.debugDescription)")
+            }
+            for name in ["X Bad", "X:Injected", "X-A\r\nX-B", ""] {
+                let error = await networkError {
+                    try await kind.make().send(HTTPRequest(url: url, headers: [name: "1"]))
+                }
+                guard case .invalidHeader = error else {
+                    Issue.record("\(name.debugDescription): \(String(describing: error))")
+                    continue
+                }
+            }
+            #if os(Linux)
+                if kind == .curl {
+                    let error = await networkError {
+                        try await CurlTransport(configuration: TransportConfiguration(timeout: 10)).stream(
+                            HTTPRequest(url: url, headers: ["If-None-Match": "\"e\"\r\nX-Injected: yes"]),
+                            to: BodyReceiver(head: { _ in true }, write: { _ in }))
+                    }
+                    #expect(error == .invalidHeader("If-None-Match"))
+                }
+            #endif
+            let canaryHits = try await probe(base, "canary")
+            #expect(canaryHits == "0")
+        }
+    }
+
     @Test("a connection refused is a transport error", arguments: TransportKind.available)
     func refusedIsTransportError(kind: TransportKind) async throws {
         let port = try await withTestServer { base in try await probe(base, "closedport") }
