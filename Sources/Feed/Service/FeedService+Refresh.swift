@@ -172,7 +172,8 @@ extension FeedService {
                     try await store.settings.set(Self.lastRefreshMarkKey, to: String(mark))
                 }
             } catch {
-                summary.storingFailed = true
+                // An interrupt here stops the marks, not the refresh's articles, which are stored.
+                if Task.isCancelled { summary.cancelled = true } else { summary.storingFailed = true }
             }
             // The merges' log goes into the articles' file while the index catches up, so that
             // the checkpoint at the end (which waits for the index's reads) has nothing to copy.
@@ -180,6 +181,7 @@ extension FeedService {
         }
         await indexer.value
         summary.searchIndexFailure = await indexingFailure
+        if Task.isCancelled { summary.cancelled = true }
         if !summary.cancelled {
             // Then what retention lets go (nothing to do without a policy).
             do {
@@ -196,12 +198,14 @@ extension FeedService {
         return summary
     }
 
-    /// Brings the search index up to date; what went wrong, if anything.
+    /// Brings the search index up to date; what went wrong, if anything. An interrupt is no
+    /// failure: the batches done are kept, and the next search indexes the rest.
     private static func updateSearchIndex(_ articles: ArticleRepository) async -> String? {
         do {
             try await articles.updateSearchIndex()
             return nil
         } catch {
+            if Task.isCancelled { return nil }
             return FeedError(error).errorDescription ?? "\(error)"
         }
     }

@@ -426,6 +426,8 @@ public final class AppDatabase: Sendable {
 
     static func storageError(_ error: any Error, path: String) -> StorageError {
         if let error = error as? StorageError { return error }
+        // GRDB's asynchronous accesses throw this when the task is cancelled (an interrupt).
+        if error is CancellationError { return .sqlite(message: "interrupted") }
         guard let error = error as? DatabaseError else { return .sqlite(message: String(describing: error)) }
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:

@@ -64,6 +64,32 @@ struct FeedSearchIndexingTests {
         }
     }
 
+    @Test(
+        "an interrupt while the refresh indexes and writes its marks is reported as an interrupt, not as a failure to store; the articles stay, and the next search indexes them"
+    )
+    func interruptedWhileIndexing() async throws {
+        try await withTemporaryDatabase { database in
+            let server = FakeFeedServer()
+            server.serve("https://x.test/f", body: rss(title: "X", count: 3))
+            let service = makeService(database, server)
+            _ = try await subscribe(service, ["https://x.test/f"])
+            server.serve("https://x.test/f", body: rss(title: "X", prefix: "New", count: 5))
+            // Cancelled (as Ctrl-C cancels it) the moment the feeds are done and the index's
+            // last batch and the marks begin.
+            let summary = try await Task {
+                try await service.refresh { event in
+                    if case .indexing = event { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+            }.value
+            #expect(summary.cancelled)
+            #expect(!summary.storingFailed)
+            #expect(summary.searchIndexFailure == nil)
+            let articles = ArticleRepository(database: database)
+            #expect(try await articles.count(matching: ArticleQuery()) == 8)
+            #expect(try await articles.articles(matching: ArticleQuery(search: "New")).count == 5)
+        }
+    }
+
     @Test("a refresh told not to index leaves its articles to the first search, which finds them")
     func deferredIndexing() async throws {
         try await withTemporaryDatabase { database in
