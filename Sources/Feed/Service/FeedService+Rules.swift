@@ -8,10 +8,14 @@ public struct RuleOutcome: Sendable, Hashable {
     public var read = 0
     /// Articles hidden (deleted; they do not come back while their feed lists them).
     public var hidden = 0
+    /// Rules whose regular expression ran too long on an article and were stopped for this
+    /// run (see `RuleMatcher.budget`), by id.
+    public var stopped: [Int64] = []
 
-    public init(read: Int = 0, hidden: Int = 0) {
+    public init(read: Int = 0, hidden: Int = 0, stopped: [Int64] = []) {
         self.read = read
         self.hidden = hidden
+        self.stopped = stopped
     }
 }
 
@@ -45,6 +49,7 @@ extension FeedService {
             guard let end = batch.last?.id else { break }
             last = end
             caught += batch.filter { matcher.matches($0) && !(rule.action == .hide && $0.isStarred) }.map(\.id)
+            if matcher.gaveUp { throw .invalidRule(Self.tooSlow(rule)) }
         }
         return caught.reversed()
     }
@@ -71,11 +76,18 @@ extension FeedService {
                 if matcher.rule.action == .read { read.append(facts.id) } else { hide.append(facts.id) }
             }
         }
-        guard !read.isEmpty || !hide.isEmpty else { return RuleOutcome() }
+        let stopped = matchers.filter(\.gaveUp).compactMap(\.rule.id)
+        guard !read.isEmpty || !hide.isEmpty else { return RuleOutcome(stopped: stopped) }
         let (toRead, toHide, counts) = (read, hide, caught)
         let hidden = try await storage { () async throws(StorageError) in
             try await store.rules.apply(read: toRead, hide: toHide, caught: counts)
         }
-        return RuleOutcome(read: toRead.count, hidden: hidden)
+        return RuleOutcome(read: toRead.count, hidden: hidden, stopped: stopped)
+    }
+
+    /// Why a rule was stopped, in words.
+    static func tooSlow(_ rule: ArticleRule) -> String {
+        "the regular expression \"\(rule.pattern)\" ran longer than \(RuleMatcher.budget) on one item and was "
+            + "stopped: nested repetition such as (a+)+ can backtrack without end; write it without"
     }
 }

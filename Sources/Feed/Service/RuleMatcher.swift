@@ -1,5 +1,6 @@
 import Foundation
 public import Models
+import Synchronization
 
 /// An `ArticleRule` ready to test articles: its words and phrases folded once (case and
 /// accents ignored), or its regular expression compiled once.
@@ -7,6 +8,21 @@ public struct RuleMatcher: Sendable {
     public let rule: ArticleRule
     private let terms: [String]
     private let expression: NSRegularExpression?
+    private let stall = Stall()
+
+    /// How long a regular expression may look at one text. A pattern with nested repetition
+    /// (`(a+)+b`) can backtrack for hours on a few dozen characters a feed chose; past this,
+    /// the match is stopped and the rule gives up for the rest of its run (`gaveUp`).
+    static let budget: Duration = .milliseconds(100)
+
+    /// Whether the rule's regular expression ran past `budget` on some text: it has caught
+    /// nothing since, and its caller says so.
+    public var gaveUp: Bool { stall.happened.load(ordering: .relaxed) }
+
+    /// Set once a match has run past the budget; shared by the copies of one matcher.
+    private final class Stall: Sendable {
+        let happened = Atomic<Bool>(false)
+    }
 
     /// - Throws: `FeedError.invalidRule` for a pattern with no word, or a regular expression
     ///   that does not compile (with the reason).
@@ -57,9 +73,7 @@ public struct RuleMatcher: Sendable {
         case .any: texts = [facts.title, Self.plain(facts.text)]
         }
         if let expression {
-            return texts.contains { text in
-                expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-            }
+            return !gaveUp && texts.contains { text in search(expression, in: text) }
         }
         // Every term in one of the texts: a title rule reads the title, a tag rule each tag whole.
         if rule.field == .tag {
@@ -70,6 +84,25 @@ public struct RuleMatcher: Sendable {
         let folded = Self.fold(texts.joined(separator: "\n")).split(whereSeparator: \.isWhitespace).joined(
             separator: " ")
         return terms.allSatisfy { folded.contains($0) }
+    }
+
+    /// Whether `expression` matches somewhere in `text`, looked for within `budget` (ICU reports
+    /// its progress while it backtracks, and stops when told).
+    private func search(_ expression: NSRegularExpression, in text: String) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: Self.budget)
+        var found = false
+        expression.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text))
+        { result, _, stop in
+            if result != nil {
+                found = true
+                stop.pointee = true
+            } else if clock.now > deadline {
+                stall.happened.store(true, ordering: .relaxed)
+                stop.pointee = true
+            }
+        }
+        return found && !gaveUp
     }
 
     /// HTML as plain text when it looks like HTML.

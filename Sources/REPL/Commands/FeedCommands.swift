@@ -211,6 +211,8 @@ struct FeedCommands {
         var parts: [String] = []
         if rules.hidden > 0 { parts.append("hid \(rules.hidden)") }
         if rules.read > 0 { parts.append("marked \(rules.read) read") }
+        // A rule whose regular expression ran too long on some item (see `rule test`).
+        for id in rules.stopped { parts.append("stopped #\(id), too slow") }
         guard !parts.isEmpty else { return "" }
         let text = "rules " + parts.joined(separator: ", ")
         return parenthesized ? "\(separator)(\(text))" : separator + text

@@ -136,4 +136,25 @@ struct RuleTests {
             #expect(errors[6] == #"error: a rule id must be an id like 3 (got "x")"#)
         }
     }
+
+    @Test(
+        "a regular expression that backtracks without end on a feed's text is stopped: the add finishes, other rules still act, the dry run says why",
+        .timeLimit(.minutes(2))
+    )
+    func runawayExpression() async throws {
+        try await withSiteAndHome { site, home in
+            // (a+)+b against forty a's and no b: some 2^40 ways to fail, hours of ICU's time.
+            let runaway = String(repeating: "a", count: 40) + "!"
+            try Self.feed("News", [runaway, "Sponsored post", "Real news"]).write(
+                to: site.appendingPathComponent("f.xml"), atomically: true, encoding: .utf8)
+            let added = try Self.run(
+                ["rule add read '(a+)+b' --regex", "rule add hide sponsored", "feed add \(site.path)/f.xml"], home: home
+            )
+            #expect(added.status == 0, "\(added.err)")
+            #expect(added.out.contains("3 items (3 new; rules hid 1, stopped #1, too slow)"), "\(added.out)")
+            let test = try Self.run(["rule test 1"], home: home)
+            #expect(test.status == 1)
+            #expect(test.err.contains("ran longer than") && test.err.contains("(a+)+"), "\(test.err)")
+        }
+    }
 }
