@@ -1,6 +1,7 @@
 import Foundation
 import Networking
 import NetworkingTestSupport
+import Synchronization
 import Testing
 
 @testable import Accounts
@@ -38,10 +39,13 @@ struct FeverSyncTests {
         let quiet = try await sync(server, store)
         #expect(quiet == AccountSyncSummary())
         #expect(
-            server.with { $0.requests } == ["feeds", "groups", "items&since_id=120", "unread_item_ids", "saved_item_ids"])
+            server.with { $0.requests } == [
+                "feeds", "groups", "items&since_id=120", "unread_item_ids", "saved_item_ids",
+            ])
     }
 
-    @Test("items repeated across pages or within one, reused ids and items of unlisted feeds are stored once or skipped")
+    @Test(
+        "items repeated across pages or within one, reused ids and items of unlisted feeds are stored once or skipped")
     func repeatsAndStrays() async throws {
         var state = ScriptedFeverServer.State.twoFeeds(items: 75)
         state.repeatsAcrossPages = true
@@ -65,7 +69,10 @@ struct FeverSyncTests {
         let server = ScriptedFeverServer(state)
         let store = MemoryAccountStore()
         let summary = try await sync(server, store)
-        #expect(server.with { $0.requests.filter { $0.hasPrefix("items&since_id") } } == ["items&since_id=0", "items&since_id=50"])
+        #expect(
+            server.with { $0.requests.filter { $0.hasPrefix("items&since_id") } } == [
+                "items&since_id=0", "items&since_id=50",
+            ])
         #expect(summary.newItems == 53)
         #expect(await store.unread == ["10", "60", "110"])
         #expect(await store.starred == ["119"])
@@ -82,11 +89,13 @@ struct FeverSyncTests {
                 let items = (after + 1...after + 50).map { #"{"id":\#($0),"feed_id":1,"title":"x"}"# }
                 return HTTPResponse(
                     status: 200,
-                    body: Data(#"{"api_version":3,"auth":1,"total_items":60,"items":[\#(items.joined(separator: ","))]}"#.utf8),
+                    body: Data(
+                        #"{"api_version":3,"auth":1,"total_items":60,"items":[\#(items.joined(separator: ","))]}"#.utf8),
                     url: request.url)
             }
             return HTTPResponse(
-                status: 200, body: Data(#"{"api_version":3,"auth":1,"feeds":[{"id":1,"title":"One"}],"groups":[]}"#.utf8),
+                status: 200,
+                body: Data(#"{"api_version":3,"auth":1,"feeds":[{"id":1,"title":"One"}],"groups":[]}"#.utf8),
                 url: request.url)
         }
         _ = server
@@ -101,6 +110,79 @@ struct FeverSyncTests {
             return true
         }
         #expect(await store.items.count < 2_000)
+    }
+
+    /// What a scripted server was asked, in order.
+    final class RequestLog: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    /// A Fever server that pages out new ids without end (`total`: its `total_items`, if any)
+    /// and names `unread` ids in its unread list; its requests are counted.
+    static func endlessServer(total: String?, pages: Int64 = .max, unread: ClosedRange<Int64>? = nil) -> (
+        FeverClient, RequestLog
+    )? {
+        let requests = RequestLog()
+        let transport = InMemoryTransport { request in
+            let query = request.url.query ?? ""
+            let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+            requests.lines.withLock { $0.append(query.isEmpty ? body : query) }
+            let head = #"{"api_version":3,"auth":1"# + (total.map { #","total_items":\#($0)"# } ?? "")
+            let json: String
+            if query.contains("since_id=") {
+                let after = Int64(query.components(separatedBy: "since_id=").last ?? "0") ?? 0
+                let items =
+                    after / 50 >= pages
+                    ? [] : (after + 1...after + 50).map { #"{"id":\#($0),"feed_id":1,"title":"x"}"# }
+                json = head + #","items":[\#(items.joined(separator: ","))]}"#
+            } else if query.contains("with_ids") || body.contains("with_ids") {
+                json = head + #","items":[]}"#
+            } else if query.contains("unread_item_ids") {
+                json =
+                    head + #","unread_item_ids":"\#(unread.map { $0.map(String.init).joined(separator: ",") } ?? "")"}"#
+            } else if query.contains("saved_item_ids") {
+                json = head + #","saved_item_ids":""}"#
+            } else {
+                json = head + #","feeds":[{"id":1,"title":"One"}],"groups":[]}"#
+            }
+            return HTTPResponse(status: 200, body: Data(json.utf8), url: request.url)
+        }
+        guard
+            let client = try? FeverClient(
+                endpoint: ScriptedFeverServer.endpoint, credentials: FeverCredentials(user: "u", password: "p"),
+                transport: transport)
+        else { return nil }
+        return (client, requests)
+    }
+
+    @Test(
+        "a server that sends new ids without end and no total, or a total past belief, is stopped after the most one sync takes; the next sync goes on from there",
+        arguments: [nil, "9000000000000000"])
+    func endlessItemsWithoutTotal(total: String?) async throws {
+        let (client, requests) = try #require(Self.endlessServer(total: total))
+        let store = MemoryAccountStore()
+        await #expect(throws: AccountSyncError.tooManyItems(limit: FeverSync.maxItemsPerSync)) {
+            try await FeverSync(client: client, store: store).sync()
+        }
+        let stored = await store.items.count
+        #expect(stored == FeverSync.maxItemsPerSync)
+        #expect(requests.lines.withLock { $0.count } < FeverSync.maxItemsPerSync / 50 + 10)
+        await #expect(throws: AccountSyncError.tooManyItems(limit: FeverSync.maxItemsPerSync)) {
+            try await FeverSync(client: client, store: store).sync()
+        }
+        #expect(await store.items.count == 2 * FeverSync.maxItemsPerSync)
+    }
+
+    @Test(
+        "unread ids that paging never sent are asked for at most a tenth of a sync's items at a time, the newest first")
+    func manyMissingIDs() async throws {
+        // Nothing to page; 600,000 unread ids the server never sends (1,200 pages of with_ids).
+        let (client, requests) = try #require(Self.endlessServer(total: "0", pages: 0, unread: 1...600_000))
+        let store = MemoryAccountStore()
+        _ = try await FeverSync(client: client, store: store).sync()
+        let asked = requests.lines.withLock { $0.filter { $0.contains("with_ids") } }
+        #expect(asked.count == FeverSync.maxItemsPerSync / 10 / 50)
+        #expect(asked.first?.contains("590001") == true, "\(asked.first ?? "")")
     }
 
     @Test("items the unread or saved ids name but paging never sent are fetched by id")

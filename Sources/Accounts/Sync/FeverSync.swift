@@ -8,6 +8,9 @@ public enum AccountSyncError: Error, Sendable, Equatable, LocalizedError {
     case server(FeverError)
     /// The server kept sending new items far past the number it said it holds.
     case endlessItems(total: Int)
+    /// The server sent more new items than one sync takes (`FeverSync.maxItemsPerSync`); what
+    /// arrived is stored, and the next sync goes on from there.
+    case tooManyItems(limit: Int)
     /// The local store could not be read or written: its words.
     case storage(String)
 
@@ -16,6 +19,8 @@ public enum AccountSyncError: Error, Sendable, Equatable, LocalizedError {
         case .server(let error): error.errorDescription
         case .endlessItems(let total):
             "the server kept sending items far past the \(total) it says it holds; stopped"
+        case .tooManyItems(let limit):
+            "the server sent more than \(limit) new items in one sync; stopped (what arrived is kept, and the next sync goes on)"
         case .storage(let reason): "the account's articles could not be stored: \(reason)"
         }
     }
@@ -69,6 +74,10 @@ public struct AccountSyncSummary: Sendable, Equatable {
 /// So a mark made on either side since the last sync wins over no change on the other, and
 /// after both sides sync they agree.
 public struct FeverSync: Sendable {
+    /// The most new items one sync pages through (2,000 pages of 50); an account with more
+    /// takes several syncs, each going on from the last.
+    public static let maxItemsPerSync = 100_000
+
     let client: FeverClient
     let store: any AccountStore
     let now: @Sendable () -> Date
@@ -117,6 +126,9 @@ public struct FeverSync: Sendable {
             // A server that sends new ids without end is stopped well past what it holds.
             pages += 1
             if let total = page.total, pages > total / FeverClient.pageSize + 20 { throw .endlessItems(total: total) }
+            // Without a total, or with one past belief, a sync still ends: a server that sends
+            // new ids without end stops here, each time after as many.
+            if pages * FeverClient.pageSize > Self.maxItemsPerSync { throw .tooManyItems(limit: Self.maxItemsPerSync) }
             let fresh = Self.fresh(page.items, after: cursor, feeds: known, summary: &summary)
             summary.newItems += try await storing { try await store.storeItems(fresh, cursor: newest) }
             cursor = newest
@@ -127,7 +139,9 @@ public struct FeverSync: Sendable {
         }
         let named = Set(unread.union(saved).map(String.init))
         let stored = try await storing { try await store.storedItems(among: named) }
-        let missing = named.subtracting(stored).compactMap(Int64.init).sorted()
+        // At most as many as one sync takes, the newest first: a server that names a million ids
+        // it never paged would otherwise have each sync ask for them all, fifty at a time.
+        let missing = Array(named.subtracting(stored).compactMap(Int64.init).sorted().suffix(Self.maxItemsPerSync / 10))
         if !missing.isEmpty {
             let items = try await server { () async throws(FeverError) in try await client.items(ids: missing) }
             let fresh = Self.fresh(items, after: nil, feeds: known, summary: &summary)
@@ -218,7 +232,9 @@ public struct FeverSync: Sendable {
         var folders: [Int64: [String]] = [:]
         for (group, members) in feedGroups.feedsByGroup.sorted(by: { $0.key < $1.key }) {
             guard let title = titles[group], !title.isEmpty else { continue }
-            for feed in members where folders[feed]?.contains(title) != true { folders[feed, default: []].append(title) }
+            for feed in members where folders[feed]?.contains(title) != true {
+                folders[feed, default: []].append(title)
+            }
         }
         var seen = Set<Int64>()
         return feeds.filter { seen.insert($0.id).inserted }.map { feed in

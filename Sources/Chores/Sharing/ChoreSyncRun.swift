@@ -35,7 +35,9 @@ struct ChoreSyncRun {
         var changed: [String: CalDAVObject] = [:]
         var order: [String] = []
         var removed = Set<String>()
+        var taken = 0
         func take(_ page: CalDAVChanges) {
+            taken += page.changed.count + page.removed.count
             for object in page.changed {
                 if changed.updateValue(object, forKey: object.href) == nil { order.append(object.href) }
                 removed.remove(object.href)
@@ -50,8 +52,10 @@ struct ChoreSyncRun {
         var pages = 1
         while page.truncated {
             // A server that cannot continue what it cut short, or will not stop, is listed
-            // member by member instead.
-            guard pages < 1_000, let more = try await client.changes(since: page.token), more.token != page.token
+            // member by member instead (one answer, its size bounded): pages are kept until the
+            // last, so a server that says "truncated" without end would otherwise fill memory.
+            guard pages < 1_000, taken <= Self.maxListedChanges,
+                let more = try await client.changes(since: page.token), more.token != page.token
             else { return nil }
             take(more)
             page = more
@@ -60,6 +64,11 @@ struct ChoreSyncRun {
         return CalDAVChanges(
             changed: order.compactMap { changed[$0] }, removed: removed.sorted(), token: page.token)
     }
+
+    /// The most members (counted on every page, repeated or not) a sync takes from the pages
+    /// of one cut-short report before it lists the collection instead: far more chores than
+    /// any household keeps.
+    static let maxListedChanges = 100_000
 
     var client: CalDAVClient { engine.client }
     var repository: ChoreSyncRepository { engine.repository }

@@ -237,4 +237,33 @@ struct ChoreSyncFailureTests {
             #expect(!bodies.contains("/alice/other/") && !bodies.contains("evil.example") && !bodies.contains("/bob/"))
         }
     }
+
+    @Test(
+        "a server that cuts its report short without end is listed instead once a sync has taken its most members from the pages, memory bounded",
+        .timeLimit(.minutes(3)))
+    func endlessTruncation() async throws {
+        try await withRadicale { server in
+            let chores = try server.makeCalendar("chores")
+            // Every page: 40,000 members gone, the collection cut short (507), a new token.
+            let removed = (0..<10_000).map {
+                "<d:response><d:href>/alice/chores/gone-\($0).ics</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>"
+            }.joined()
+            let endless = ShapedTransport { request, sequence in
+                let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+                guard request.method.rawValue == "REPORT", body.contains("sync-collection") else { return .pass }
+                return .answerWith(
+                    status: 207,
+                    body: """
+                        <d:multistatus xmlns:d="DAV:">\(removed)<d:response><d:href>/alice/chores/</d:href><d:status>HTTP/1.1 507 Insufficient Storage</d:status></d:response><d:sync-token>http://radicale.org/ns/sync/cut-\(sequence)</d:sync-token></d:multistatus>
+                        """)
+            }
+            let home = try ChoreHome(server, transport: endless)
+            try await home.setUp(server, chores)
+            _ = try await home.tasks.add(name: "Mine")
+            let summary = try await home.sync.sync()
+            #expect(summary.sent == 1, "\(summary)")
+            let reports = endless.bodies.filter { $0.contains("sync-collection") }.count
+            #expect(reports == ChoreSyncRun.maxListedChanges / 10_000 + 1, "\(reports) reports")
+        }
+    }
 }
