@@ -130,7 +130,7 @@ struct SettingCommands {
                         })
                 ]))
         }
-        guard name.count <= 50,
+        guard !name.isEmpty, name.count <= 50,
             name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || "0123456789-_".unicodeScalars.contains($0) })
         else {
             throw CommandError.usage("an alias is a word of letters, digits, - and _ (at most 50)")

@@ -61,6 +61,7 @@ struct SettingTests {
                 [
                     "alias catchup item mark --all read", "alias ur items --unread", "alias", "ur --limit 1",
                     "catchup --feed 1", "ur", "alias feed x", "alias bad nope", "alias twice ur", "unalias ur", "ur",
+                    "alias '' items", "alias '   ' items",
                 ], home: home)
             let out = result.out.split(separator: "\n").map(String.init)
             #expect(out.contains("catchup = item mark --all read") && out.contains("ur = items --unread"), "\(out)")
@@ -73,6 +74,8 @@ struct SettingTests {
                     #"error: unknown command "nope"; type "help" for the list"#,
                     #"error: unknown command "ur"; type "help" for the list"#,
                     #"error: unknown command "ur"; type "help" for the list"#,
+                    "error: an alias is a word of letters, digits, - and _ (at most 50)",
+                    "error: an alias is a word of letters, digits, - and _ (at most 50)",
                 ], "\(result.err)")
         }
     }
