@@ -29,7 +29,4 @@ struct CivilDays: Sendable {
     func day(_ count: Int, after day: Date) -> Date {
         utc.date(byAdding: .day, value: count, to: day) ?? day.addingTimeInterval(Double(count) * 86_400)
     }
-
-    /// The year of a stored due day.
-    func year(of day: Date) -> Int { utc.component(.year, from: day) }
 }

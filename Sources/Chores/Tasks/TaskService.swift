@@ -202,7 +202,7 @@ public struct TaskService: TaskProviding {
         let utc = days.utc
         let current = try await task(id: id)
         if current.isRecurring, let next = current.completed(at: today, calendar: utc).task.dueDate,
-            days.year(of: next) > 9999
+            next.timeIntervalSince1970 > Self.dueDays.upperBound
         {
             throw .invalid(field: "due", rule: "the next occurrence would fall after the year 9999")
         }
@@ -297,13 +297,23 @@ public struct TaskService: TaskProviding {
     /// The stored due day of today (00:00 UTC of the current day in the service's time zone).
     public func today() throws(TaskError) -> Date { try day(of: now()) }
 
-    /// The day `date` falls on, as stored; years 1 through 9999.
+    /// The day `date` falls on, as stored; years 1583 through 9999.
     private func day(of date: Date) throws(TaskError) -> Date {
-        guard let day = days.day(containing: date), (1...9999).contains(days.year(of: day)) else {
-            throw .invalid(field: "due", rule: "must be a day in the years 1 to 9999")
+        guard let day = days.day(containing: date), Self.dueDays.contains(day.timeIntervalSince1970) else {
+            throw .invalid(field: "due", rule: "must be a day in the years 1583 to 9999")
         }
         return day
     }
+
+    /// The stored due days (00:00 UTC) a task may have: 1583-01-01 to 9999-12-31. Days are
+    /// reckoned in Foundation's calendar, which is Julian before October 1582, and shown in the
+    /// proleptic Gregorian one of ISO 8601: before 1583 the two name one day differently (a
+    /// day typed as 0001-01-01 was listed as 0001-01-03), and a year before 1 (`--due -3000y`)
+    /// read as a year of the era before Christ. ISO 8601 itself leaves years before 1583 to
+    /// agreement.
+    static let dueDays: ClosedRange<Double> =
+        Double(CivilDate.daysSinceEpoch(year: 1583, month: 1, day: 1)) * 86_400...Double(
+            CivilDate.daysSinceEpoch(year: 9999, month: 12, day: 31)) * 86_400
 
     private func write(
         id: Int64, _ change: @escaping @Sendable (HouseholdTask) -> (task: HouseholdTask, completion: TaskCompletion?)?

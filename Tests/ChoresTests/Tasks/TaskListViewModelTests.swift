@@ -121,6 +121,6 @@ struct TaskListViewModelTests {
         let good = try #require(model.state.content)
         clock.set(instant("10000-01-02", in: "UTC"))  // today is beyond the calendar's years
         await model.load(.overdue)
-        #expect(model.state == .failed(message: "due: must be a day in the years 1 to 9999", stale: good))
+        #expect(model.state == .failed(message: "due: must be a day in the years 1583 to 9999", stale: good))
     }
 }

@@ -104,13 +104,28 @@ struct TaskServiceTests {
         }
     }
 
-    @Test("a due day far outside the calendar is refused")
+    @Test(
+        "a due day outside the Gregorian calendar's years (1583 to 9999) is refused, before Christ and before the reform included; the bounds are kept"
+    )
     func dueOutOfRange() async throws {
         let store = try TemporaryDatabase()
         defer { store.remove() }
-        await #expect(throws: TaskError.invalid(field: "due", rule: "must be a day in the years 1 to 9999")) {
-            try await store.service(TestClock(noon)).add(name: "Later", due: instant("12000-01-01", in: "UTC"))
+        let service = store.service(TestClock(noon))
+        let refused = [
+            instant("12000-01-01", in: "UTC"), instant("1582-12-31", in: "UTC"),
+            // 0001-01-01 and 3000 years before now, which Foundation's calendar names a year of
+            // the era before Christ (year 975 by its count).
+            Date(timeIntervalSince1970: -62_135_596_800), noon.addingTimeInterval(-3_000 * 365.25 * 86_400),
+        ]
+        for due in refused {
+            await #expect(throws: TaskError.invalid(field: "due", rule: "must be a day in the years 1583 to 9999")) {
+                try await service.add(name: "Out of range", due: due)
+            }
         }
+        let first = try await service.add(name: "First", due: instant("1583-01-01", in: "UTC"))
+        let last = try await service.add(name: "Last", due: instant("9999-12-31", in: "UTC"))
+        #expect(first.dueDate.map(RFC3339.string(from:)) == "1583-01-01T00:00:00Z")
+        #expect(last.dueDate.map(RFC3339.string(from:)) == "9999-12-31T00:00:00Z")
     }
 
     @Test("a due day stays the same day when the user moves to another time zone")
