@@ -70,6 +70,19 @@ static inline void tidings_set_completion_append_character(int character) {
     rl_completion_append_character = character;
 }
 
+/// Silences libedit's bell: this libedit rings it after every completion, a unique one too
+/// (its `fn_complete2` beeps whenever a common part was inserted). The terminal's bell string
+/// becomes a padding of no time, which writes nothing; `tidings_ring_bell` rings where a bell
+/// means something.
+static inline void tidings_quiet_bell(void) { rl_parse_and_bind("settc bl $<0>"); }
+
+/// Rings the terminal's bell on the stream libedit draws on.
+static inline void tidings_ring_bell(void) {
+    FILE *out = rl_outstream ? rl_outstream : stdout;
+    fputc('\a', out);
+    fflush(out);
+}
+
 /// libedit's matches generator over a Swift callback.
 static inline char **tidings_completion_matches(const char *text, char *(*generator)(const char *, int)) {
     return rl_completion_matches(text, generator);

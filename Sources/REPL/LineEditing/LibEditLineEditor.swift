@@ -16,6 +16,7 @@ final class LibEditLineEditor: LineReading {
         for line in history { tidings_add_history(line) }
         CompletionTable.completer = completer
         tidings_set_completion(completeWord)
+        tidings_quiet_bell()
     }
 
     func prepare() async {
@@ -75,6 +76,9 @@ private func completeWord(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: 
     // A directory is completed without the space, so its contents can follow.
     tidings_set_completion_append_character(matches.count == 1 && first.hasSuffix("/") ? 0 : 0x20)
     let common = matches.dropFirst().reduce(first) { String($0.commonPrefix(with: $1)) }
+    // The bell, as readline rings it: several matches and nothing to add to the word (libedit's
+    // own rings after a unique completion too, and is silenced; see `tidings_quiet_bell`).
+    if matches.count > 1, common == prefix { tidings_ring_bell() }
     // libedit reads matches[2] before it looks at matches[1], so a unique match is given twice
     // (substitution, then the match) and the array has a spare NULL at its end.
     let entries = matches.count == 1 ? [first, first] : [common] + (listed ?? matches)

@@ -82,6 +82,22 @@ struct TerminalCompletionTests {
         }
     }
 
+    @Test("a unique completion rings no bell; several matches with nothing to add ring it once, as readline does")
+    func bell() async throws {
+        try await withSiteAndHome { _, home in
+            let terminal = try TerminalSession(arguments: ["--home", home.path])
+            #expect(terminal.waitFor("tidings> "))
+            terminal.type("task ad\tBins\r")
+            #expect(terminal.waitFor("added task #1"), "\(terminal.transcript)")
+            #expect(terminal.waitFor("tidings> "))
+            #expect(!terminal.transcript.contains("\u{07}"), "\(terminal.transcript.debugDescription)")
+            terminal.type("task \t")
+            #expect(terminal.waitFor("\u{07}"), "\(terminal.transcript.debugDescription)")
+            terminal.type("\u{15}quit\r")
+            #expect(terminal.exitStatus() == 0)
+        }
+    }
+
     @Test("a file name with a space is completed escaped, so it stays one word")
     func pathWithSpace() async throws {
         try await withSiteAndHome { site, home in
