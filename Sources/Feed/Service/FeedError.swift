@@ -73,7 +73,8 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
             "no feed found at \(url.absoluteString): the page links to "
                 + links.map(\.absoluteString).joined(separator: ", ")
                 + (links.count == 1 ? ", which could not be read as a feed" : ", none of which could be read as a feed")
-        case .alreadySubscribed(let id, let title): "already subscribed: feed #\(id) \"\(title)\""
+        case .alreadySubscribed(let id, let title):
+            "already subscribed: feed #\(id) \"\(title.count > 200 ? title.prefix(199) + "…" : title)\""
         case .managedByAccount(let feed, let account):
             "feed #\(feed) comes from account #\(account), whose server keeps its subscriptions: change them there"
         case .notFound(let entity, let id): "no \(entity) #\(id)"

@@ -93,7 +93,7 @@ struct FeedCommands {
             url: FeedService.url(from: input.text("url-or-path") ?? ""), title: input.arguments.value("title"))
         let id = summary.feed.id ?? 0
         var text =
-            "added feed #\(id) \"\(TerminalText.sanitized(summary.feed.title))\": \(counted(summary.itemCount, "item")) (\(summary.newCount) new\(Self.describe(summary.rules, separator: "; ")))"
+            "added feed #\(id) \"\(TerminalText.quoted(summary.feed.title))\": \(counted(summary.itemCount, "item")) (\(summary.newCount) new\(Self.describe(summary.rules, separator: "; ")))"
         if !summary.otherFeeds.isEmpty {
             text += "\nthe page also links to:"
             for other in summary.otherFeeds { text += "\n  feed add " + TerminalText.sanitized(other.absoluteString) }
@@ -201,7 +201,7 @@ struct FeedCommands {
     /// `Swift.org 3, LWN 9`: the feeds that brought new articles, most first (the first five,
     /// then how many more).
     static func arrivals(_ summary: RefreshSummary) -> String {
-        let shown = summary.newByFeed.prefix(5).map { "\(TerminalText.sanitized($0.title)) \($0.count)" }
+        let shown = summary.newByFeed.prefix(5).map { "\(TerminalText.quoted($0.title)) \($0.count)" }
         let more = summary.newByFeed.count - shown.count
         return shown.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
     }
@@ -241,7 +241,7 @@ struct FeedCommands {
             let line: String
             switch event {
             case .feedFinished(let feed, _, let done, let total):
-                line = "refreshing \(done)/\(total) … \(TerminalText.sanitized(feed.title))"
+                line = "refreshing \(done)/\(total) … \(TerminalText.quoted(feed.title))"
             case .indexing(let newItems):
                 line = "indexing \(counted(newItems, "new item")) for search …"
             case .started, .finished, .failedToStart:
@@ -320,14 +320,14 @@ struct FeedCommands {
         let feed = try await context.feeds.subscription(id: id)
         let total = try await context.feeds.articleCounts()[id]?.total ?? 0
         try await context.feeds.unsubscribe(id: id)
-        return .ok("removed feed #\(id) \"\(TerminalText.sanitized(feed.title))\" and its \(counted(total, "item"))")
+        return .ok("removed feed #\(id) \"\(TerminalText.quoted(feed.title))\" and its \(counted(total, "item"))")
     }
 
     private func rename(_ input: CommandInput) async throws -> CommandOutput {
         let id = try input.id("ID")
         let title = input.text("title") ?? ""
         try await context.feeds.rename(id: id, to: title)
-        return .ok("renamed feed #\(id) to \"\(TerminalText.sanitized(title))\"")
+        return .ok("renamed feed #\(id) to \"\(TerminalText.quoted(title))\"")
     }
 
     private func importOPML(_ input: CommandInput) async throws -> CommandOutput {

@@ -24,7 +24,7 @@ enum ParsedFeedRenderer {
     /// `itemCount` for a feed whose items were streamed past
     /// (`FeedDocumentParser.parse(data:url:charset:each:)`).
     static func summary(_ feed: ParsedFeed, itemCount: Int? = nil) -> String {
-        let title = TerminalText.sanitized(feed.title ?? "")
+        let title = TerminalText.quoted(feed.title ?? "")
         let items = counted(itemCount ?? feed.items.count, "item")
         return "\(feed.format.rawValue) \"\(title)\": \(items), \(counted(feed.warnings.count, "warning"))"
     }

@@ -76,6 +76,18 @@ enum TerminalText {
         return String(output)
     }
 
+    /// A title (of a feed, an item) quoted inside a one-line message: `sanitized(_:)`, cut to
+    /// `quotedLength` characters with an ellipsis. A server chooses its titles, and a 9 MB one
+    /// would otherwise be the whole message.
+    static func quoted(_ text: String) -> String {
+        let clean = sanitized(text)
+        guard clean.count > quotedLength else { return clean }
+        return String(clean.prefix(quotedLength - 1)) + "…"
+    }
+
+    /// The most characters `quoted(_:)` keeps.
+    static let quotedLength = 200
+
     /// Like `sanitized(_:)`, but newlines stay, for article text wrapped into paragraphs.
     static func sanitizedKeepingLines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { sanitized(String($0)) }

@@ -91,4 +91,33 @@ struct OutputBoundaryTests {
         #expect(result.err.contains("opened database"), "\(result.err)")
         #expect(!result.err.unicodeScalars.contains(where: Self.forbidden), "\(result.err)")
     }
+
+    @Test(
+        "a feed's 100,000-character title is cut to 200 characters where a message quotes it (add, already subscribed, refresh, remove); JSON keeps it whole"
+    )
+    func longTitlesInMessages() async throws {
+        try await withSiteAndHome { site, home in
+            let title = String(repeating: "Long title ", count: 9_091)
+            let file = site.appendingPathComponent("long.xml")
+            try """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>\(title)</title>
+            <item><title>One</title><guid>1</guid></item></channel></rss>
+            """.write(to: file, atomically: true, encoding: .utf8)
+            let result = try TidingsBinary.run(
+                ["--home", home.path, "--keep-going", "-c", "feed add \(file.path)", "-c", "feed add \(file.path)"])
+            let lines = (result.out + result.err).split(separator: "\n")
+            #expect(lines.count == 2, "\(lines.map(\.count))")
+            for line in lines { #expect(line.count < 300, "\(line.prefix(120))…") }
+            #expect(lines.contains { $0.hasPrefix("added feed #1 \"Long title") && $0.contains("…\": 1 item") })
+            #expect(lines.contains { $0.hasPrefix("error: already subscribed: feed #1 \"Long title") })
+            try """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>\(title)</title>
+            <item><title>Two</title><guid>2</guid></item></channel></rss>
+            """.write(to: file, atomically: true, encoding: .utf8)
+            let refreshed = try TidingsBinary.run(["--home", home.path, "-c", "feed refresh", "-c", "feed remove 1"])
+            for line in refreshed.out.split(separator: "\n") { #expect(line.count < 300, "\(line.prefix(120))…") }
+            let json = try TidingsBinary.run(["--home", home.path, "--json", "-c", "feed add \(file.path)"])
+            #expect(json.out.contains(title.trimmingCharacters(in: .whitespaces)), "JSON keeps the whole title")
+        }
+    }
 }
