@@ -18,6 +18,8 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
     case file(String)
     /// The document is not a feed, or is damaged beyond recovery.
     case parse(FeedParseError)
+    /// A file given as an OPML subscription list is not one (not XML, another document).
+    case opml(FeedParseError)
     /// The page is HTML and no feed could be read from it: it links to none (`links` is empty),
     /// or the feeds it links to (`links`) could not be read; the common paths failed too.
     case noFeedFound(URL, links: [URL] = [])
@@ -67,6 +69,7 @@ public enum FeedError: Error, Sendable, Hashable, LocalizedError {
         case .network(let reason): reason
         case .file(let reason): reason
         case .parse(let error): error.errorDescription ?? "\(error)"
+        case .opml(.notAFeed(let reason)), .opml(.malformed(let reason)): "not an OPML subscription list: \(reason)"
         case .noFeedFound(let url, let links) where links.isEmpty:
             "no feed found at \(url.absoluteString) (the page links to none)"
         case .noFeedFound(let url, let links):

@@ -77,7 +77,7 @@ extension FeedService {
         do {
             subscriptions = try OPML.subscriptions(in: data)
         } catch {
-            throw .parse(error)
+            throw .opml(error)
         }
         var summary = ImportSummary(imported: 0, alreadyPresent: 0)
         var candidates: [(feed: FeedSource, tags: [(tag: String, order: Int)])] = []

@@ -76,7 +76,7 @@ extension CommandError {
         case .notFound: code = "not_found"
         case .alreadySubscribed: code = "already_subscribed"
         case .invalidURL: code = "invalid_url"
-        case .parse, .noFeedFound: code = "not_a_feed"
+        case .parse, .opml, .noFeedFound: code = "not_a_feed"
         case .cancelled: code = "interrupted"
         case .storage: code = "storage"
         case .file: code = "file_error"

@@ -183,7 +183,24 @@ struct FeedServiceOperationTests {
             let back = try OPML.subscriptions(in: exported)
             #expect(back.map(\.feedURL.absoluteString) == ["https://a.test/feed", "https://b.test/feed"])
             #expect(back.map(\.title) == ["A", "B"])
-            await #expect(throws: FeedError.self) { try await service.importOPML(Data("not opml".utf8)) }
+            // A file that is not a subscription list says so, in words about OPML, not feeds.
+            for (text, message) in [
+                (
+                    "root:x:0:0:root:/root:/bin/bash\n",
+                    "not an OPML subscription list: the XML is not well formed (Document is empty at line 1)"
+                ),
+                (
+                    "<feed xmlns=\"http://www.w3.org/2005/Atom\"/>",
+                    "not an OPML subscription list: an XML document whose root is <feed>, not <opml>"
+                ),
+            ] {
+                do {
+                    _ = try await service.importOPML(Data(text.utf8))
+                    Issue.record("\(text) was imported")
+                } catch {
+                    #expect((error as? FeedError)?.errorDescription == message)
+                }
+            }
         }
     }
 }
