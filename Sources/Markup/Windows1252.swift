@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Windows-1252, as the WHATWG Encoding Standard and every browser read it: ISO-8859-1 but for
 /// bytes 0x80–0x9F, which are punctuation and letters (`€`, `“`, `–`, `Š` …). The five bytes

@@ -1,6 +1,7 @@
 package import CLibXML2
 import Foundation
 import Models
+internal import CLibXML2Loader
 
 /// The limits a document read with `XMLPushParser` is held to; each reader states its own
 /// values, and the parser applies them all the same way.
@@ -14,12 +15,20 @@ package struct XMLLimits: Sendable, Equatable {
     /// Bytes of internal-entity replacement text the document may expand to, in total; `0`:
     /// only the five predefined entities, the document's own declarations never read.
     package var entityBudget: Int
+    /// The most attributes one element may have: libxml2 2.9 compares each attribute of a tag
+    /// with every earlier one, so that a tag's cost grows with their square (a million in 9 MB:
+    /// ten minutes of CPU). Counted ahead of libxml2 (`tidings_attribute_guard_scan`).
+    package var maximumAttributes: Int
 
-    package init(maximumBytes: Int, maximumDepth: Int, maximumElements: Int, entityBudget: Int) {
+    package init(
+        maximumBytes: Int, maximumDepth: Int, maximumElements: Int, entityBudget: Int,
+        maximumAttributes: Int = 10_000
+    ) {
         self.maximumBytes = maximumBytes
         self.maximumDepth = maximumDepth
         self.maximumElements = maximumElements
         self.entityBudget = entityBudget
+        self.maximumAttributes = maximumAttributes
     }
 }
 
@@ -29,9 +38,14 @@ package enum XMLLimitExceeded: Error, Sendable, Equatable, CustomStringConvertib
     case tooDeep(limit: Int)
     case tooManyElements(limit: Int)
     case entityBudget(limit: Int)
+    case tooManyAttributes(limit: Int)
+    /// The document declares UTF-7, which can spell markup in base64 (browsers refuse it too).
+    case utf7
 
     package var description: String {
         switch self {
+        case .tooManyAttributes(let limit): "an element of the XML has more than \(limit) attributes"
+        case .utf7: "the XML declares the UTF-7 encoding"
         case .tooLarge(let bytes, let limit): "the XML is more than \(limit) bytes (\(bytes) read)"
         case .tooDeep(let limit): "the XML nests deeper than \(limit) elements"
         case .tooManyElements(let limit): "the XML holds more than \(limit) elements"
@@ -156,6 +170,8 @@ package final class XMLPushParser {
     package let context: xmlParserCtxtPtr
     private let session: UnsafeMutablePointer<XMLPushSession>
     private var fed = 0
+    /// The attribute count run ahead of libxml2 over every byte it is given.
+    private var guardState = tidings_attribute_guard()
 
     private static let initialized: Void = xmlInitParser()
 
@@ -193,6 +209,23 @@ package final class XMLPushParser {
                 context: context, limits: limits, onError: onError, readsHTMLEntities: readsHTMLEntities))
         context.pointee.userData = UnsafeMutableRawPointer(session)
         if start != nil { fed = Int(length) }
+        // The first bytes were given to libxml2 with the context; it reads them with the next
+        // piece, which is checked first. (Too few to hold a tag's worth of attributes alone.)
+        if let head, head.count > 0 { _ = admitted(head) }
+    }
+
+    /// Runs the attribute count over `bytes`; `false` (and the parser stopped, the limit named)
+    /// when they go past it or the document declares UTF-7.
+    private func admitted(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+        let limit = session.pointee.limits.maximumAttributes
+        switch Int(tidings_attribute_guard_scan(&guardState, base, bytes.count, limit)) {
+        case Int(TIDINGS_GUARD_OK): return true
+        case Int(TIDINGS_GUARD_UTF7): session.pointee.exceed(.utf7)
+        case Int(TIDINGS_GUARD_NO_MEMORY): session.pointee.exceed(.tooLarge(bytes: fed, limit: fed))
+        default: session.pointee.exceed(.tooManyAttributes(limit: limit))
+        }
+        return false
     }
 
     deinit {
@@ -250,6 +283,7 @@ package final class XMLPushParser {
         repeat {
             let piece = rest.prefix(Self.chunkSize)
             rest = rest.dropFirst(piece.count)
+            guard admitted(UnsafeRawBufferPointer(rebasing: piece)) else { return }
             let start = UnsafeRawBufferPointer(rebasing: piece).baseAddress?.assumingMemoryBound(to: CChar.self)
             noteHalt(xmlParseChunk(context, start, Int32(piece.count), final && rest.isEmpty ? 1 : 0))
         } while !rest.isEmpty && !stopped

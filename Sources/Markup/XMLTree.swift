@@ -1,5 +1,5 @@
 internal import CLibXML2
-public import Foundation
+package import Foundation
 import Models
 
 extension XMLTree {
@@ -81,6 +81,8 @@ package enum XMLTree {
             case .tooLarge(let bytes, _)?: return .failure(.tooLarge(bytes: bytes))
             case .tooDeep?: return .failure(.tooDeep)
             case .tooManyElements?: return .failure(.tooManyElements)
+            case .tooManyAttributes?, .utf7?:
+                return .failure(.malformed(line: parser.line, message: parser.exceeded.map { "\($0)" } ?? ""))
             case .entityBudget?, nil: break
             }
             if let error = parser.firstError { return .failure(.malformed(line: error.line, message: error.message)) }
