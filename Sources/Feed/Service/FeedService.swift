@@ -125,7 +125,14 @@ public actor FeedService {
         {
             throw .managedByAccount(feedID: listed.id ?? 0, accountID: account)
         }
-        let (document, parsed, links) = try await fetchFeed(at: url)
+        let fetched: (document: FetchedDocument, parsed: ParsedFeed?, links: [URL])
+        do {
+            fetched = try await fetchFeed(at: url)
+        } catch .gone {
+            // Nothing was subscribed, so nothing is "no longer polled": the server's word alone.
+            throw .http(status: 410)
+        }
+        let (document, parsed, links) = fetched
         let feedURL = document.permanentRedirect ?? (document.url == url ? url : document.url)
         if feedURL != url,
             let existing = try await storage({ () async throws(StorageError) in try await feeds.feed(url: feedURL) })

@@ -209,6 +209,11 @@ struct FeedRefreshTests {
             let summary = try await service.refresh()
             #expect(summary.skipped == 1 && summary.refreshed == 0)
             #expect(server.requests.count == requests)
+            // Subscribing to a gone feed subscribes nothing: the server's 410 is the whole reason.
+            server.serve("https://g.test/other", body: Data(), status: 410)
+            await #expect(throws: FeedError.http(status: 410)) {
+                try await service.subscribe(url: #require(URL(string: "https://g.test/other")))
+            }
         }
     }
 
