@@ -251,10 +251,12 @@ extension TaskCommands {
                 task.frequency.map { "\($0)" } ?? "", task.name, completion?.device ?? "",
             ]
         }
+        // Each row's chore as every list gives it, its last completion included.
+        let last = try await tasks.lastCompletions()
         let json = JSONValue.object([
             "tasks": .array(
                 entries.map { task, completion in
-                    var object = taskJSON(task)
+                    var object = taskJSON(task, last: task.id.flatMap { last[$0] })
                     object["completed_at"] = .string(completion.map { RFC3339.string(from: $0.completedAt) })
                     object["device"] = .string(completion?.device)
                     return .object(object)

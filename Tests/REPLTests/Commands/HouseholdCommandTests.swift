@@ -136,6 +136,8 @@ struct HouseholdCommandTests {
         let done = try await app.json("task list --done")["tasks"] as? [[String: Any]] ?? []
         #expect(done.compactMap { $0["device"] as? String } == ["Hall", "Hall", "Kitchen"], "\(done)")
         #expect(done.compactMap { $0["id"] as? Int } == [2, 1, 1])
+        // Each row's chore carries its last completion, as every other list gives it.
+        #expect(done.allSatisfy { ($0["last_done"] as? String)?.hasPrefix("2026-11-22T10:00") == true }, "\(done)")
         let open = await app.run(["task list"]).out.joined(separator: "\n")
         #expect(open.contains("LAST DONE") && open.contains("2026-11-22 10:00"), "\(open)")
         let json = try await app.json("task history 1")
