@@ -252,35 +252,10 @@ static int iso2022_ascii(tidings_attribute_guard *g, unsigned char c) {
     return !g->shifted && c < 0x80;
 }
 
-int tidings_attribute_guard_scan(tidings_attribute_guard *g, const unsigned char *bytes, size_t count, long limit) {
-    if (g->state == STOPPED) return TIDINGS_GUARD_TOO_MANY_ATTRIBUTES;
-    int waiting = g->started ? 0 : g->prolog_length;  // bytes of earlier calls not scanned yet
-    if (!g->declared) {
-        // The first bytes are kept until the encoding is known (libxml2 gets its first four
-        // alone, to tell the encoding by).
-        size_t take = count < (size_t)(200 - g->prolog_length) ? count : (size_t)(200 - g->prolog_length);
-        memcpy(g->prolog + g->prolog_length, bytes, take);
-        g->prolog_length += (int)take;
-        if (!g->started && g->prolog_length >= 4) start(g, g->prolog);
-        if (g->started) {
-            int result = declare(g);
-            if (result != TIDINGS_GUARD_OK) {
-                g->state = STOPPED;
-                return result;
-            }
-        }
-    }
-    if (!g->started) {
-        // Fewer than four bytes so far: nothing to tell an encoding or a tag by yet. They are
-        // scanned with the next ones (they are in the prolog).
-        return TIDINGS_GUARD_OK;
-    }
-    if (waiting > 0) {
-        int result = tidings_attribute_guard_scan(g, g->prolog, (size_t)waiting, limit);
-        if (result != TIDINGS_GUARD_OK) return result;
-    }
+// Scans `count` bytes in the document's form: bytes as they are, or (UTF-16, UTF-32,
+// ISO-2022) its characters below 128 as bytes and every other one as 0x80.
+static int scan_form(tidings_attribute_guard *g, const unsigned char *bytes, size_t count, long limit) {
     if (g->width == 1 && !g->iso2022) return scan(g, bytes, count, limit);
-    // Another form: its characters below 128 as bytes, every other one as 0x80.
     unsigned char *plain = malloc(count + 1);
     if (!plain) return TIDINGS_GUARD_NO_MEMORY;
     size_t n = 0;
@@ -302,4 +277,33 @@ int tidings_attribute_guard_scan(tidings_attribute_guard *g, const unsigned char
     int result = scan(g, plain, n, limit);
     free(plain);
     return result;
+}
+
+int tidings_attribute_guard_scan(tidings_attribute_guard *g, const unsigned char *bytes, size_t count, long limit) {
+    if (g->state == STOPPED) return TIDINGS_GUARD_TOO_MANY_ATTRIBUTES;
+    int waiting = g->started ? 0 : g->prolog_length;  // bytes of earlier calls not scanned yet
+    if (!g->declared) {
+        // The first bytes are kept until the encoding is known (libxml2 gets its first four
+        // alone, to tell the encoding by).
+        size_t room = (size_t)(200 - g->prolog_length);
+        size_t take = count < room ? count : room;
+        memcpy(g->prolog + g->prolog_length, bytes, take);
+        g->prolog_length += (int)take;
+        if (!g->started && g->prolog_length >= 4) start(g, g->prolog);
+        if (g->started) {
+            int result = declare(g);
+            if (result != TIDINGS_GUARD_OK) {
+                g->state = STOPPED;
+                return result;
+            }
+        }
+    }
+    // Fewer than four bytes so far: nothing to tell an encoding or a tag by yet; they are
+    // scanned with the next ones (from the prolog, where they are kept).
+    if (!g->started) return TIDINGS_GUARD_OK;
+    if (waiting > 0) {
+        int result = scan_form(g, g->prolog, (size_t)waiting, limit);
+        if (result != TIDINGS_GUARD_OK) return result;
+    }
+    return scan_form(g, bytes, count, limit);
 }

@@ -22,22 +22,23 @@ struct AttributeGuardTests {
         var mostAttributes = 0
     }
 
-    /// Pushes `bytes` in pieces of `chunk` bytes (the first four given as the head, as readers do).
-    static func read(_ bytes: [UInt8], chunk: Int = .max) throws -> Reading {
+    /// Pushes `bytes` in pieces of `chunk` bytes, the first `head` given as the head (readers
+    /// give four, from which libxml2 tells the encoding).
+    static func read(_ bytes: [UInt8], chunk: Int = .max, head: Int = 4) throws -> Reading {
         var handler = xmlSAXHandler()
         handler.startElementNs = { pointer, _, _, _, _, _, attributes, _, _ in
             guard let reading = XMLPushSession.admit(pointer)?.assumingMemoryBound(to: Reading.self) else { return }
             reading.pointee.elements += 1
             reading.pointee.mostAttributes = max(reading.pointee.mostAttributes, Int(attributes))
         }
-        let head = Array(bytes.prefix(4))
+        let first = Array(bytes.prefix(head))
         let parser = try #require(
-            head.withUnsafeBytes { XMLPushParser(handler: handler, mode: .recovering, limits: limits, head: $0) })
+            first.withUnsafeBytes { XMLPushParser(handler: handler, mode: .recovering, limits: limits, head: $0) })
         let reading = UnsafeMutablePointer<Reading>.allocate(capacity: 1)
         reading.initialize(to: Reading())
         defer { reading.deallocate() }
         parser.owner = UnsafeMutableRawPointer(reading)
-        var start = 4
+        var start = first.count
         while start < bytes.count {
             let end = min(bytes.count, start + min(chunk, bytes.count - start))
             bytes[start..<end].withUnsafeBytes { parser.push($0) }
@@ -66,6 +67,11 @@ struct AttributeGuardTests {
         let fits = try Self.read("<r>" + Self.tag(100) + Self.tag(100) + "</r>", chunk: chunk)
         #expect(fits.exceeded == nil && fits.elements == 3)
         #expect(try Self.read("<r>" + Self.tag(101) + "</r>", chunk: chunk).exceeded == Self.tooMany)
+        // Fewer than four bytes first: kept, and scanned with the next ones.
+        for head in [0, 1, 2] {
+            let read = try Self.read(Array(("<x " + Self.tag(101).dropFirst(3)).utf8), chunk: chunk, head: head)
+            #expect(read.exceeded == Self.tooMany, "head \(head)")
+        }
     }
 
     @Test("values holding > or <, quotes outside values and a stray < do not hide a tag's attributes")
@@ -127,6 +133,7 @@ struct AttributeGuardTests {
         let seven = "<?xml version=\"1.0\" encoding=\"UTF-7\"?><r><x a+AD0AIg-1+ACI-/></r>"
         #expect(try Self.read(seven).exceeded == .utf7)
         #expect(try Self.read(seven, chunk: 1).exceeded == .utf7)
+        #expect(try Self.read(Array(seven.utf8), chunk: 1, head: 1).exceeded == .utf7)
         #expect(try Self.read("<?xml version='1.0' encoding='utf-8'?><r a='1'/>").exceeded == nil)
     }
 
