@@ -76,16 +76,14 @@ enum TerminalText {
         return String(output)
     }
 
-    /// A title (of a feed, an item) quoted inside a one-line message: `sanitized(_:)`, cut to
-    /// `quotedLength` characters with an ellipsis. A server chooses its titles, and a 9 MB one
+    /// A title (of a feed, an item) quoted inside a one-line message: `sanitized(_:)`, fitted
+    /// to `quotedLength` columns with an ellipsis. A server chooses its titles, and a 9 MB one
     /// would otherwise be the whole message.
     static func quoted(_ text: String) -> String {
-        let clean = sanitized(text)
-        guard clean.count > quotedLength else { return clean }
-        return String(clean.prefix(quotedLength - 1)) + "…"
+        DisplayWidth.fit(sanitized(text), width: quotedLength)
     }
 
-    /// The most characters `quoted(_:)` keeps.
+    /// The most columns `quoted(_:)` keeps.
     static let quotedLength = 200
 
     /// Like `sanitized(_:)`, but newlines stay, for article text wrapped into paragraphs.

@@ -122,13 +122,14 @@ final class SearchIndexFile: Sendable {
         guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
             sqlite3_busy_timeout(connection, 5_000) == SQLITE_OK
         else { throw failed() }
-        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-        while true {
-            let status = sqlite3_exec(
-                connection, "PRAGMA journal_mode = WAL; PRAGMA application_id = \(applicationID)", nil, nil, nil)
-            if status == SQLITE_OK { return }
-            guard status & 0xFF == SQLITE_BUSY, ContinuousClock.now < deadline else { throw failed() }
-            usleep(UInt32.random(in: 1_000...5_000))
+        do {
+            try AppDatabase.whileBusy(for: .seconds(5)) {
+                let status = sqlite3_exec(
+                    connection, "PRAGMA journal_mode = WAL; PRAGMA application_id = \(applicationID)", nil, nil, nil)
+                guard status == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: status)) }
+            }
+        } catch {
+            throw failed()
         }
     }
 
